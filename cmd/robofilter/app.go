@@ -1,0 +1,135 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// Exit statuses (SPEC section 6; issue 4 adds 3 for "a URL is disallowed").
+const (
+	exitOK         = 0
+	exitFailure    = 1
+	exitUsage      = 2
+	exitDisallowed = 3
+)
+
+// newApp builds the whole command tree around the given streams, so tests
+// run it in-process. It never calls os.Exit: run maps errors to statuses.
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:      "robofilter",
+		Usage:     "indexable text, archive-safe copy and followable links of HTML/XML, honouring robots directives",
+		Version:   version,
+		Reader:    stdin,
+		Writer:    stdout,
+		ErrWriter: stderr,
+		// Errors travel back to run; nothing here may exit the process.
+		ExitErrHandler:  func(*cli.Context, error) {},
+		OnUsageError:    usageError,
+		HideHelpCommand: true,
+		Commands:        commands(),
+	}
+	for _, c := range app.Commands {
+		c.OnUsageError = usageError
+	}
+	return app
+}
+
+// commands lists every subcommand; each lives in a file of its own.
+func commands() []*cli.Command {
+	return []*cli.Command{
+		textCommand(),
+		archiveCommand(),
+		linksCommand(),
+		checkCommand(),
+		allowedCommand(),
+		robotsCommand(),
+	}
+}
+
+func usageError(_ *cli.Context, err error, _ bool) error {
+	return cli.Exit(err.Error(), exitUsage)
+}
+
+// run executes the app and turns its outcome into an exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	err := app.Run(permuteArgs(app, args))
+	if err == nil {
+		return exitOK
+	}
+	var coder cli.ExitCoder
+	if errors.As(err, &coder) {
+		if msg := strings.TrimSpace(err.Error()); msg != "" {
+			fmt.Fprintf(stderr, "robofilter: %s\n", msg)
+		}
+		return coder.ExitCode()
+	}
+	fmt.Fprintf(stderr, "robofilter: %v\n", err)
+	// Errors urfave/cli produces itself (unknown flag, bad value) are usage errors.
+	return exitUsage
+}
+
+// permuteArgs moves flags written after positional arguments in front of
+// them, so `robofilter links doc.xml --xml` means what it says (urfave/cli
+// otherwise takes `--xml` as a file name: urfave/cli #1177). A `--` ends
+// flag processing as usual; "-" alone is a positional (stdin).
+func permuteArgs(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	var cmd *cli.Command
+	i := 1
+	// Global flags (--help, --version) may stand before the command name.
+	for ; i < len(args); i++ {
+		if !strings.HasPrefix(args[i], "-") {
+			cmd = app.Command(args[i])
+			break
+		}
+	}
+	if cmd == nil {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	out := append([]string{}, args[:i+1]...)
+	var positional []string
+	rest := args[i+1:]
+	for j := 0; j < len(rest); j++ {
+		a := rest[j]
+		switch {
+		case a == "--":
+			positional = append(positional, rest[j+1:]...)
+			j = len(rest)
+		case a == "-" || !strings.HasPrefix(a, "-"):
+			positional = append(positional, a)
+		default:
+			out = append(out, a)
+			name := strings.TrimLeft(a, "-")
+			if k := strings.IndexByte(name, '='); k >= 0 {
+				continue
+			}
+			if takesValue[name] && j+1 < len(rest) {
+				j++
+				out = append(out, rest[j])
+			}
+		}
+	}
+	if len(positional) > 0 {
+		out = append(out, "--")
+		out = append(out, positional...)
+	}
+	return out
+}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/filter"
+	"github.com/urfave/cli/v2"
+)
+
+func checkCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "check",
+		Usage:     "report, for the page's author, everything robots will and will not do with the page",
+		ArgsUsage: "[FILE...]",
+		Description: `Prints a report: the document-level directives and where each came from;
+every region the robots markup makes (which dialect, which marker, the
+switches it turns off or on, where it starts and ends, its size); every link
+that will not be followed and why; and every warning (unknown robots- classes,
+unclosed comment regions, conflicting directives, META in the body,
+max-image-preview:none, which some crawlers misread as "none").
+
+Examples:
+   robofilter check page.html
+   robofilter check --agent "Foo Bot" --format jsonl page.html`,
+		Flags:  documentFlags(),
+		Action: runCheck,
+	}
+}
+
+func runCheck(c *cli.Context) error {
+	rc, err := newRunConfig(c)
+	if err != nil {
+		return err
+	}
+	return rc.forEachFile(c, func(name string, r io.Reader) error {
+		var regions []filter.Region
+		var links []filter.Link
+		out := robofilter.Outputs{
+			Region: func(r filter.Region) error { regions = append(regions, r); return nil },
+			Link: func(l filter.Link) error {
+				if !l.Followed {
+					links = append(links, l)
+				}
+				return nil
+			},
+		}
+		res, err := robofilter.Process(r, rc.opts, out)
+		if res == nil {
+			return err
+		}
+		if res.Directives.MaxImagePreview == "none" {
+			res.Warnings = append(res.Warnings, filter.Warning{Message: "max-image-preview:none limits image previews only; some crawlers misread it as \"none\" (noindex, nofollow)"})
+		}
+		sort.SliceStable(regions, func(i, j int) bool {
+			if regions[i].Line != regions[j].Line {
+				return regions[i].Line < regions[j].Line
+			}
+			return regions[i].Col < regions[j].Col
+		})
+		if rc.jsonl {
+			for _, r := range regions {
+				if werr := rc.record(regionOf(name, r)); werr != nil {
+					return werr
+				}
+			}
+			for _, l := range links {
+				if werr := rc.record(linkRecord{Type: "link", File: name, Link: l}); werr != nil {
+					return werr
+				}
+			}
+			return rc.writeDocument(name, res, err)
+		}
+		writeReport(rc.stdout, name, res, regions, links)
+		return err
+	})
+}
+
+func writeReport(w io.Writer, name string, res *robofilter.Result, regions []filter.Region, links []filter.Link) {
+	d := res.Directives
+	fmt.Fprintf(w, "%s (%s", name, res.Format)
+	if res.Charset != "" {
+		fmt.Fprintf(w, ", %s", res.Charset)
+	}
+	fmt.Fprintln(w, ")")
+	fmt.Fprintf(w, "  document: %s\n", docSummary(&d))
+	for _, s := range d.Sources {
+		where := "given by the caller"
+		if s.Line > 0 {
+			where = fmt.Sprintf("at %d:%d", s.Line, s.Col)
+		}
+		fmt.Fprintf(w, "    %s %q %s\n", s.Origin, s.Value, where)
+	}
+	fmt.Fprintf(w, "  regions: %d\n", len(regions))
+	for _, r := range regions {
+		off, on := r.Switches()
+		sw := ""
+		if r.Off != 0 {
+			sw = off
+		}
+		if on != "" {
+			sw = strings.TrimPrefix(sw+","+on, ",")
+		}
+		tag := ""
+		if r.Tag != "" {
+			tag = "<" + r.Tag + "> "
+		}
+		fmt.Fprintf(w, "    %d:%d-%d:%d  %s%s  %s  (%s, %d bytes)\n", r.Line, r.Col, r.EndLine, r.EndCol, tag, r.Marker, sw, r.Dialect, r.Size)
+	}
+	fmt.Fprintf(w, "  links not followed: %d\n", len(links))
+	for _, l := range links {
+		cause := ""
+		if l.Cause != nil {
+			cause = fmt.Sprintf(" (%s at %d:%d)", l.Cause.Marker, l.Cause.Line, l.Cause.Col)
+		}
+		url := l.URL
+		if url == "" {
+			url = fmt.Sprintf("<%s href=%q>", l.Tag, l.Href)
+		}
+		fmt.Fprintf(w, "    %d:%d  %s  %s%s\n", l.Line, l.Col, url, l.Reason, cause)
+	}
+	fmt.Fprintf(w, "  warnings: %d\n", len(res.Warnings)+res.WarningsDropped)
+	for _, x := range res.Warnings {
+		if x.Line > 0 {
+			fmt.Fprintf(w, "    %d:%d  %s\n", x.Line, x.Col, x.Message)
+		} else {
+			fmt.Fprintf(w, "    %s\n", x.Message)
+		}
+	}
+}
+
+func docSummary(d *filter.Directives) string {
+	parts := []string{pick(d.NoIndex, "noindex", "index"), pick(d.NoFollow, "nofollow", "follow")}
+	switch {
+	case d.NoArchive:
+		parts = append(parts, "noarchive")
+	case d.NoSnippet:
+		parts = append(parts, "nosnippet (no archive copy)")
+	default:
+		parts = append(parts, "archive")
+	}
+	if d.MaxSnippet != nil {
+		parts = append(parts, fmt.Sprintf("max-snippet:%d", *d.MaxSnippet))
+	}
+	if d.MaxImagePreview != "" {
+		parts = append(parts, "max-image-preview:"+d.MaxImagePreview)
+	}
+	if d.MaxVideoPreview != nil {
+		parts = append(parts, fmt.Sprintf("max-video-preview:%d", *d.MaxVideoPreview))
+	}
+	if d.UnavailableAfter != "" {
+		parts = append(parts, "unavailable_after: "+d.UnavailableAfter)
+	}
+	for _, f := range []struct {
+		on   bool
+		name string
+	}{{d.NoImageIndex, "noimageindex"}, {d.NoTranslate, "notranslate"}, {d.IndexIfEmbedded, "indexifembedded"}} {
+		if f.on {
+			parts = append(parts, f.name)
+		}
+	}
+	parts = append(parts, d.Other...)
+	return strings.Join(parts, ", ")
+}
+
+func pick(b bool, yes, no string) string {
+	if b {
+		return yes
+	}
+	return no
+}

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/filter"
+	"github.com/urfave/cli/v2"
+)
+
+// documentFlags are the flags every document command takes.
+func documentFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "format", Value: "plain", Usage: "output format: plain or jsonl"},
+		&cli.StringFlag{Name: "agent", Usage: "robot name: agent-specific META and X-Robots-Tag rules and per-robot classes apply"},
+		&cli.StringFlag{Name: "base", Usage: "the document's URL, to resolve relative links"},
+		&cli.BoolFlag{Name: "require-profile", Usage: "honour robots- classes only when <head profile> names the Robot Exclusion Profile"},
+		&cli.StringFlag{Name: "ellipsis", Value: "…", Usage: "what replaces no-archive content"},
+		&cli.StringSliceFlag{Name: "x-robots-tag", Usage: "an X-Robots-Tag header value (repeatable)"},
+		&cli.StringFlag{Name: "dialects", Value: "all", Usage: "in-page dialects honoured: all, or a list of " + filter.DialectNames()},
+		&cli.StringFlag{Name: "charset", Usage: "the input's charset, overriding detection (e.g. windows-1252)"},
+		&cli.BoolFlag{Name: "xml", Usage: "read the input as XML"},
+		&cli.BoolFlag{Name: "html", Usage: "read the input as HTML"},
+		&cli.IntFlag{Name: "max-depth", Usage: "nesting limit (0: default 250000)"},
+		&cli.IntFlag{Name: "max-token", Usage: "longest token in bytes (0: default 16 MiB)"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "do not print warnings"},
+	}
+}
+
+// runConfig is what a document command needs from its flags.
+type runConfig struct {
+	opts   robofilter.Options
+	jsonl  bool
+	quiet  bool
+	stdout *bufio.Writer
+	stderr io.Writer
+}
+
+func newRunConfig(c *cli.Context) (*runConfig, error) {
+	rc := &runConfig{quiet: c.Bool("quiet"), stderr: c.App.ErrWriter}
+	switch c.String("format") {
+	case "plain":
+	case "jsonl":
+		rc.jsonl = true
+	default:
+		return nil, cli.Exit(fmt.Sprintf("--format must be plain or jsonl, not %q", c.String("format")), exitUsage)
+	}
+	o := &rc.opts
+	o.Agent = c.String("agent")
+	o.Base = c.String("base")
+	o.RequireProfile = c.Bool("require-profile")
+	o.Ellipsis = c.String("ellipsis")
+	o.XRobotsTag = c.StringSlice("x-robots-tag")
+	o.Charset = c.String("charset")
+	o.MaxDepth = c.Int("max-depth")
+	o.MaxTokenSize = c.Int("max-token")
+	d, err := filter.ParseDialects(c.String("dialects"))
+	if err != nil {
+		return nil, cli.Exit("--dialects: "+err.Error(), exitUsage)
+	}
+	o.Dialects = d
+	switch {
+	case c.Bool("xml") && c.Bool("html"):
+		return nil, cli.Exit("--xml and --html exclude each other", exitUsage)
+	case c.Bool("xml"):
+		o.Format = robofilter.XML
+	case c.Bool("html"):
+		o.Format = robofilter.HTML
+	}
+	if o.Base != "" {
+		if _, err := filter.NewCore(filter.Options{Base: o.Base}, filter.Outputs{}); err != nil {
+			return nil, cli.Exit("--base: "+err.Error(), exitUsage)
+		}
+	}
+	if o.MaxDepth < 0 || o.MaxTokenSize < 0 {
+		return nil, cli.Exit("--max-depth and --max-token must not be negative", exitUsage)
+	}
+	rc.stdout = bufio.NewWriterSize(c.App.Writer, 64<<10)
+	return rc, nil
+}
+
+// forEachFile runs fn on every file argument ("-" or none: standard input).
+// An unreadable file is reported by name and the others are still
+// processed; the status is 1 if any file failed.
+func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reader) error) error {
+	names := c.Args().Slice()
+	if len(names) == 0 {
+		names = []string{"-"}
+	}
+	failed := false
+	for _, name := range names {
+		var r io.Reader
+		if name == "-" {
+			r = c.App.Reader
+		} else {
+			f, err := os.Open(name)
+			if err != nil {
+				fmt.Fprintf(rc.stderr, "robofilter: %v\n", err)
+				failed = true
+				continue
+			}
+			r = f
+			defer f.Close()
+		}
+		if err := fn(name, r); err != nil {
+			rc.reportError(name, err)
+			failed = true
+		}
+		if err := rc.stdout.Flush(); err != nil {
+			return cli.Exit(fmt.Sprintf("writing output: %v", err), exitFailure)
+		}
+	}
+	if failed {
+		return cli.Exit("", exitFailure)
+	}
+	return nil
+}
+
+func (rc *runConfig) reportError(name string, err error) {
+	var pe *filter.PosError
+	if errors.As(err, &pe) {
+		fmt.Fprintf(rc.stderr, "robofilter: %s:%d:%d: error: %v\n", name, pe.Pos.Line, pe.Pos.Col, pe.Err)
+		return
+	}
+	fmt.Fprintf(rc.stderr, "robofilter: %s: error: %v\n", name, err)
+}
+
+// warner prints warnings as they are found, in the SPEC's form.
+func (rc *runConfig) warner(name string) func(filter.Warning) {
+	if rc.quiet {
+		return nil
+	}
+	return func(w filter.Warning) {
+		fmt.Fprintf(rc.stderr, "robofilter: %s:%d:%d: warning: %s\n", name, w.Line, w.Col, w.Message)
+	}
+}
+
+// record writes one JSON Lines record.
+func (rc *runConfig) record(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	_, err = rc.stdout.Write(b)
+	return err
+}
+
+// Records of the JSON Lines format (documented in the README).
+type lineRecord struct {
+	Type   string `json:"type"` // "line"
+	File   string `json:"file"`
+	Phrase int    `json:"phrase"`
+	Line   int    `json:"line"`
+	Text   string `json:"text"`
+}
+
+type linkRecord struct {
+	Type string `json:"type"` // "link"
+	File string `json:"file"`
+	filter.Link
+}
+
+type regionRecord struct {
+	Type string `json:"type"` // "region"
+	File string `json:"file"`
+	filter.Region
+	Off string `json:"off"`
+	On  string `json:"on,omitempty"`
+}
+
+type documentRecord struct {
+	Type            string            `json:"type"` // "document"
+	File            string            `json:"file"`
+	Format          string            `json:"format,omitempty"`
+	Charset         string            `json:"charset,omitempty"`
+	Directives      filter.Directives `json:"directives"`
+	Warnings        []filter.Warning  `json:"warnings,omitempty"`
+	WarningsDropped int               `json:"warnings_dropped,omitempty"`
+	Error           string            `json:"error,omitempty"`
+}
+
+// documentRecord ends every file's records in JSON Lines.
+func (rc *runConfig) writeDocument(name string, res *robofilter.Result, err error) error {
+	if !rc.jsonl || res == nil {
+		return err
+	}
+	d := documentRecord{Type: "document", File: name, Format: res.Format, Charset: res.Charset,
+		Directives: res.Directives, Warnings: res.Warnings, WarningsDropped: res.WarningsDropped}
+	if err != nil {
+		d.Error = err.Error()
+	}
+	if werr := rc.record(d); werr != nil {
+		return werr
+	}
+	return err
+}
+
+func regionOf(name string, r filter.Region) regionRecord {
+	off, on := r.Switches()
+	return regionRecord{Type: "region", File: name, Region: r, Off: off, On: on}
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"io"
+
+	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/phrase"
+	"github.com/urfave/cli/v2"
+)
+
+func textCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "text",
+		Usage:     "print the indexable text, with an empty line (phrase break) where excluded regions were",
+		ArgsUsage: "[FILE...]",
+		Description: `Reads each FILE (or standard input, or "-") once and prints the text a search
+engine may index: blocks on lines, whitespace collapsed, and an empty line
+wherever robots markup excluded a region (an empty region too), so no phrase
+spans it. Nothing is printed for a document that says noindex.
+
+Examples:
+   cat page.html | robofilter text
+   robofilter text --agent Googlebot --x-robots-tag "googlebot: noindex" page.html
+   robofilter text --format jsonl page.html     (one record per line of text)`,
+		Flags:  documentFlags(),
+		Action: runText,
+	}
+}
+
+func runText(c *cli.Context) error {
+	rc, err := newRunConfig(c)
+	if err != nil {
+		return err
+	}
+	return rc.forEachFile(c, func(name string, r io.Reader) error {
+		out := robofilter.Outputs{Warning: rc.warner(name)}
+		if rc.jsonl {
+			out.Text = phrase.NewLineWriter(func(l phrase.Line) error {
+				return rc.record(lineRecord{Type: "line", File: name, Phrase: l.Phrase, Line: l.Number, Text: string(l.Text)})
+			})
+		} else {
+			out.Text = phrase.NewWriter(rc.stdout)
+		}
+		res, err := robofilter.Process(r, rc.opts, out)
+		return rc.writeDocument(name, res, err)
+	})
+}

@@ -1,0 +1,190 @@
+package filter
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Dialects is the set of in-page exclusion dialects honoured (SPEC section 4).
+type Dialects uint8
+
+const (
+	DialectProfile   Dialects = 1 << iota // Robot Exclusion Profile classes (always on in practice)
+	DialectNoContent                      // Yahoo class="robots-nocontent"
+	DialectYandex                         // <noindex>, <!--noindex-->
+	DialectGoogleOff                      // <!--googleoff: …--> / <!--googleon: …-->
+	DialectNoSnippet                      // data-nosnippet attribute
+	DialectRel                            // rel="nofollow|ugc|sponsored"
+
+	AllDialects = DialectProfile | DialectNoContent | DialectYandex | DialectGoogleOff | DialectNoSnippet | DialectRel
+)
+
+var dialectNames = []struct {
+	name string
+	d    Dialects
+}{
+	{"profile", DialectProfile}, {"nocontent", DialectNoContent}, {"yandex", DialectYandex},
+	{"googleoff", DialectGoogleOff}, {"nosnippet", DialectNoSnippet}, {"rel", DialectRel},
+}
+
+// ParseDialects reads a comma-separated list of dialect names ("all" for all).
+func ParseDialects(list string) (Dialects, error) {
+	var d Dialects
+	for _, name := range strings.Split(list, ",") {
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" {
+			continue
+		}
+		if name == "all" {
+			d |= AllDialects
+			continue
+		}
+		found := false
+		for _, n := range dialectNames {
+			if n.name == name {
+				d |= n.d
+				found = true
+			}
+		}
+		if !found {
+			return 0, fmt.Errorf("unknown dialect %q (known: all, %s)", name, DialectNames())
+		}
+	}
+	return d, nil
+}
+
+// DialectNames lists the dialect names ParseDialects accepts.
+func DialectNames() string {
+	var names []string
+	for _, n := range dialectNames {
+		names = append(names, n.name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func (d Dialects) String() string {
+	var names []string
+	for _, n := range dialectNames {
+		if d&n.d != 0 {
+			names = append(names, n.name)
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// classRule is what one class attribute says, before the agent is known to
+// match: the generic override, and the per-robot ones by robot number.
+type classVerdict struct {
+	override Override
+	dialect  string // which dialect decided (for reports): "profile", "nocontent", "robotN"
+	warnings []string
+}
+
+// profileSuffix maps a class suffix to the override it means.
+func profileSuffix(s string) (Override, bool) {
+	for _, n := range switchNames {
+		switch s {
+		case n.off:
+			return Override{Off: n.bit}, true
+		case n.on:
+			return Override{On: n.bit}, true
+		}
+	}
+	return Override{}, false
+}
+
+// mentionsRobot is the fast path: almost no class attribute says "robot".
+func mentionsRobot(class []byte) bool {
+	for i := 0; i+5 <= len(class); i++ {
+		c := class[i] | 0x20
+		if c == 'r' && class[i+1]|0x20 == 'o' && class[i+2]|0x20 == 'b' && class[i+3]|0x20 == 'o' && class[i+4]|0x20 == 't' {
+			return true
+		}
+	}
+	return false
+}
+
+// typographic quotes that pasted examples (the profile's own wiki page among
+// them) put around attribute values; a careful reader strips them.
+const curlyQuotes = "\u201c\u201d\u2018\u2019\u201e"
+
+// resolveClasses reads a class attribute. robotNames maps robot numbers
+// (RobotExclusion.RobotNameN) to whether that robot is the agent.
+func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) bool) classVerdict {
+	var v classVerdict
+	if !mentionsRobot(class) {
+		return v
+	}
+	var generic, specific Override
+	var genericConflict, specificConflict Switch
+	haveSpecific := false
+	for _, f := range bytes.Fields(class) {
+		tok := strings.Trim(string(f), curlyQuotes)
+		if len(tok) != len(f) {
+			v.warnings = append(v.warnings, fmt.Sprintf("class token %q has typographic quotes around it; read as %q", f, tok))
+		}
+		low := strings.ToLower(tok)
+		switch {
+		case strings.HasPrefix(low, "robots-"):
+			suffix := low[len("robots-"):]
+			if suffix == "nocontent" {
+				if dialects&DialectNoContent != 0 {
+					var c Switch
+					generic, c = generic.merge(Override{Off: NoIndex})
+					genericConflict |= c
+					if v.dialect == "" {
+						v.dialect = "nocontent"
+					}
+				}
+				continue
+			}
+			o, ok := profileSuffix(suffix)
+			if !ok {
+				v.warnings = append(v.warnings, fmt.Sprintf("unknown Robot Exclusion Profile class %q ignored (a typo here leaks content)", tok))
+				continue
+			}
+			if dialects&DialectProfile == 0 {
+				continue
+			}
+			var c Switch
+			generic, c = generic.merge(o)
+			genericConflict |= c
+			v.dialect = "profile"
+		case strings.HasPrefix(low, "robot") && len(low) > 5 && low[5] >= '0' && low[5] <= '9':
+			dash := strings.IndexByte(low, '-')
+			if dash < 0 {
+				continue
+			}
+			n, err := strconv.Atoi(low[5:dash])
+			if err != nil {
+				continue
+			}
+			o, ok := profileSuffix(low[dash+1:])
+			if !ok {
+				v.warnings = append(v.warnings, fmt.Sprintf("unknown per-robot class %q ignored", tok))
+				continue
+			}
+			if dialects&DialectProfile == 0 || agentIsRobot == nil || !agentIsRobot(n) {
+				continue
+			}
+			var c Switch
+			specific, c = specific.merge(o)
+			specificConflict |= c
+			haveSpecific = true
+			v.dialect = "robot" + strconv.Itoa(n)
+		}
+	}
+	if genericConflict != 0 {
+		v.warnings = append(v.warnings, fmt.Sprintf("conflicting classes on one element (%s and its opposite); the \"no\" wins", genericConflict))
+	}
+	if specificConflict != 0 {
+		v.warnings = append(v.warnings, fmt.Sprintf("conflicting per-robot classes on one element (%s and its opposite); the \"no\" wins", specificConflict))
+	}
+	v.override = generic
+	if haveSpecific {
+		v.override = specific.over(generic)
+	}
+	return v
+}

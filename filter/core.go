@@ -1,0 +1,669 @@
+// Package filter is robofilter's format-neutral core: it holds the robots
+// directives in force, the scope of every region, and the three outputs
+// (indexable text, archive-safe copy, followable links), all fed by one pass
+// of a format parser (htmlstream, xmlstream).
+//
+// A parser drives a Core with calls in document order:
+//
+//	c, _ := filter.NewCore(opts, outputs)
+//	root := c.Root()
+//	// per token: c.SetPos(pos), then any of
+//	//   s := c.Start(parentScope, &element)  an element opens (its region starts)
+//	//   c.Text(scope, text)                  character data inserted in scope
+//	//   c.Close(scope, layout)               an element's content ends
+//	//   c.Release(scope)                     an element can take no more content
+//	//   c.Archive(raw, c.ArchiveOn(scope))   the token's bytes, for the archive copy
+//	//   c.Meta / c.Toggle / c.BaseHref / c.EndHead
+//	res, err := c.Finish()
+//
+// Scopes are values: a parser keeps one per open element and derives a
+// child's from its parent's, so region state follows whatever tree the
+// format defines (for HTML, the DOM html.Parse would build) without the
+// core knowing about trees. Memory is bounded by what the parser keeps.
+package filter
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/robofilter/robofilter/phrase"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/transform"
+)
+
+// Options configure one run. The zero value honours every dialect, with no
+// agent, no base URL and the default ellipsis.
+type Options struct {
+	Agent          string   // --agent: robot name for agent-specific META and per-robot classes
+	RequireProfile bool     // honour profile classes only with the profile URI in <head profile>
+	Ellipsis       string   // replaces no-archive content; "" means "…"
+	XRobotsTag     []string // X-Robots-Tag values from the HTTP response or the caller
+	Dialects       Dialects // 0 means AllDialects
+	Base           string   // the document's URL, for resolving links
+}
+
+// Outputs say where results go. A nil output is not produced and costs
+// nothing; every output is fed by the same pass.
+type Outputs struct {
+	Text        *phrase.Writer     // indexable text
+	ArchiveText *phrase.Writer     // text of the archive copy: indexable text with ellipses
+	Archive     io.Writer          // archive-safe copy of the input bytes
+	Link        func(Link) error   // every link, followed or not, in document order
+	Region      func(Region) error // every excluded region, when it ends
+	Warning     func(Warning)      // every warning as it is found
+}
+
+// Region is one place where the author turned switches off (or back on):
+// an element with robots markup, or a comment- or tag-delimited span.
+type Region struct {
+	Dialect string `json:"dialect"` // profile, robotN, nocontent, nosnippet, yandex, googleoff
+	Marker  string `json:"marker"`  // the markup that made it, e.g. class="robots-noindex"
+	Tag     string `json:"tag,omitempty"`
+	Off     Switch `json:"-"`
+	On      Switch `json:"-"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	EndLine int    `json:"end_line"`
+	EndCol  int    `json:"end_col"`
+	Size    int64  `json:"size"` // bytes from the region's start to its end
+	start   Pos
+}
+
+// Switches names the switches the region turns off and on, for reports.
+func (r *Region) Switches() (off, on string) {
+	off, on = r.Off.String(), ""
+	if r.On != 0 {
+		for _, n := range switchNames {
+			if r.On&n.bit != 0 {
+				on += "," + n.on
+			}
+		}
+		on = strings.TrimPrefix(on, ",")
+	}
+	return off, on
+}
+
+// Layout is how an element's boundaries affect the text.
+type Layout uint8
+
+const (
+	Inline Layout = iota // no boundary: <b>wo</b>rd is one word
+	Cell                 // a word boundary (table cells)
+	Block                // a line boundary
+)
+
+// Element is what a parser tells the core about an element. Byte slices are
+// borrowed: valid only during the call.
+type Element struct {
+	Tag       string
+	Pos       Pos
+	Class     []byte
+	NoSnippet bool // data-nosnippet present (any value)
+	Layout    Layout
+	Hidden    bool // its content is never text (script, style, template, head…)
+	Inert     bool // its content is never followed (template)
+	Link      LinkKind
+	Href      []byte
+	Rel       []byte
+	// Title marks the element whose text is indexed even though it is held
+	// in a hidden context (the HTML title inside the head).
+	Title bool
+	// Clone marks an element the HTML parser re-creates from an earlier one
+	// (formatting elements): its markup was already warned about.
+	Clone bool
+}
+
+// Scope is what holds inside one element: the switches its regions turned
+// off, whether its content is text at all, and the link collecting its text.
+type Scope struct {
+	Off    Switch
+	Hidden bool
+	Inert  bool
+	owns   bool // this element's link is anchor (it collects the text)
+	hides  bool // the element itself hides its content
+	inerts bool // the element itself makes its content inert
+	title  bool // the element's text is indexed even in a hidden context
+	ov     Override
+	anchor *anchor
+	region *Region // the region this element opened
+	why    *causes
+}
+
+// causes records, per switch, the region that turned it off.
+type causes [4]*Region
+
+func (w *causes) of(s Switch) *Region {
+	if w == nil {
+		return nil
+	}
+	for i := 0; i < 4; i++ {
+		if s&(1<<i) != 0 && w[i] != nil {
+			return w[i]
+		}
+	}
+	return nil
+}
+
+// Result is what a run found about the document besides its outputs.
+type Result struct {
+	Directives Directives `json:"directives"`
+	Warnings   []Warning  `json:"warnings,omitempty"`
+	// WarningsDropped counts warnings past MaxWarnings (reported but not kept).
+	WarningsDropped int    `json:"warnings_dropped,omitempty"`
+	Charset         string `json:"charset,omitempty"`
+	Format          string `json:"format,omitempty"`
+}
+
+// MaxWarnings bounds the warnings a Result keeps; the Warning output still
+// sees all of them.
+const MaxWarnings = 1000
+
+// Core is one document's run. It is not safe for concurrent use.
+type Core struct {
+	opts       Options
+	out        Outputs
+	dialects   Dialects
+	base       *url.URL
+	baseSet    bool
+	pos        Pos
+	doc        Directives
+	docOff     Switch
+	flat       Switch    // switches turned off by flat (comment/tag toggled) regions
+	flatBy     [2]Switch // per flat dialect: Yandex, googleoff
+	flatWhy    causes
+	flatOpen   [2][4]*Region
+	held       bool // the head has not ended: outputs are held
+	heldText   heldText
+	archive    archiveWriter
+	queue      []*anchor
+	robotNames map[int]string
+	profileOK  bool
+	track      bool // track causes and regions (jsonl, check)
+	written    bool // body content has reached an output
+	res        Result
+	snipElided bool
+}
+
+// NewCore starts a run. X-Robots-Tag values apply before anything is read.
+func NewCore(opts Options, out Outputs) (*Core, error) {
+	c := &Core{opts: opts, out: out, dialects: opts.Dialects, pos: StartPos, held: true}
+	if c.dialects == 0 {
+		c.dialects = AllDialects
+	}
+	if opts.Base != "" {
+		u, err := url.Parse(opts.Base)
+		if err != nil {
+			return nil, fmt.Errorf("base URL %q: %w", opts.Base, err)
+		}
+		c.base = u
+	}
+	ell := opts.Ellipsis
+	if ell == "" {
+		ell = "…"
+	}
+	if out.Archive != nil {
+		c.archive = archiveWriter{w: bufio.NewWriterSize(out.Archive, 32<<10), ellipsis: []byte(ell), holding: true}
+	}
+	c.track = out.Region != nil || out.Link != nil
+	for _, v := range opts.XRobotsTag {
+		c.xRobotsTag(v)
+	}
+	return c, nil
+}
+
+// EncodeArchive makes the archive copy pass through an encoder: a parser
+// that had to decode the whole input (UTF-16) writes the copy back in the
+// input's charset.
+func (c *Core) EncodeArchive(enc *encoding.Encoder) {
+	if c.out.Archive == nil {
+		return
+	}
+	tw := transform.NewWriter(c.out.Archive, enc)
+	c.archive.w = bufio.NewWriterSize(tw, 32<<10)
+	c.archive.closer = tw
+}
+
+// SetEllipsis changes the bytes written for elided content: a parser that
+// keeps the input's charset in the archive copy encodes the ellipsis in it.
+func (c *Core) SetEllipsis(b []byte) { c.archive.ellipsis = b }
+
+// Ellipsis is the ellipsis text as configured.
+func (c *Core) Ellipsis() string {
+	if c.opts.Ellipsis == "" {
+		return "…"
+	}
+	return c.opts.Ellipsis
+}
+
+// SetPos tells the core where the current token starts, for warnings and regions.
+func (c *Core) SetPos(p Pos) { c.pos = p }
+
+// Root is the scope of the document itself.
+func (c *Core) Root() Scope { return Scope{} }
+
+// Warn reports a problem in the input at pos.
+func (c *Core) Warn(pos Pos, format string, args ...any) {
+	w := Warning{Pos: pos, Line: pos.Line, Col: pos.Col, Message: fmt.Sprintf(format, args...)}
+	if c.out.Warning != nil {
+		c.out.Warning(w)
+	}
+	if len(c.res.Warnings) < MaxWarnings {
+		c.res.Warnings = append(c.res.Warnings, w)
+	} else {
+		c.res.WarningsDropped++
+	}
+}
+
+// SetResultInfo records the charset and format the parser used.
+func (c *Core) SetResultInfo(format, charset string) {
+	c.res.Format, c.res.Charset = format, charset
+}
+
+// Start opens an element inside parent and returns the element's scope.
+func (c *Core) Start(parent Scope, el *Element) Scope {
+	s := parent
+	s.anchor, s.region, s.owns = parent.anchor, nil, false
+	s.hides, s.inerts, s.title = el.Hidden, el.Inert, el.Title
+	s.Hidden = (parent.Hidden || el.Hidden) && !el.Title
+	s.Inert = parent.Inert || el.Inert
+	var ov Override
+	dialect, marker := "", ""
+	if len(el.Class) > 0 && (!c.opts.RequireProfile || c.profileOK) {
+		v := resolveClasses(el.Class, c.dialects, c.agentIsRobot)
+		if !el.Clone {
+			for _, w := range v.warnings {
+				c.Warn(el.Pos, "<%s>: %s", el.Tag, w)
+			}
+		}
+		ov, dialect = v.override, v.dialect
+		if !ov.IsZero() {
+			marker = `class="` + clip(string(el.Class), 80) + `"`
+		}
+	}
+	if el.NoSnippet && c.dialects&DialectNoSnippet != 0 && ov.On&NoArchive == 0 {
+		ov.Off |= NoArchive
+		if dialect == "" {
+			dialect, marker = "nosnippet", "data-nosnippet"
+		}
+	}
+	s.ov = ov
+	if !ov.IsZero() {
+		s.Off = ov.Apply(parent.Off)
+		if c.track {
+			r := &Region{Dialect: dialect, Marker: marker, Tag: el.Tag, Off: ov.Off, On: ov.On, Line: el.Pos.Line, Col: el.Pos.Col, start: el.Pos}
+			s.region = r
+			w := causes{}
+			if parent.why != nil {
+				w = *parent.why
+			}
+			for i := 0; i < 4; i++ {
+				if ov.Off&(1<<i) != 0 {
+					w[i] = r
+				} else if ov.On&(1<<i) != 0 {
+					w[i] = nil
+				}
+			}
+			s.why = &w
+		}
+		if s.Off&NoIndex != 0 && parent.Off&NoIndex == 0 && !parent.Hidden {
+			c.heldText.brk(c)
+		}
+	}
+	if !s.Hidden || el.Title {
+		switch el.Layout {
+		case Block:
+			c.heldText.line(c)
+		case Cell:
+			c.heldText.space(c)
+		}
+	}
+	if el.Link != NoLink && c.out.Link != nil && !s.Inert {
+		a := c.newLink(s, el, ov)
+		if el.Link == LinkAnchor {
+			s.anchor, s.owns = a, true
+		} else {
+			a.done = true
+		}
+		c.enqueue(a)
+	}
+	return s
+}
+
+// Rescope recomputes an element's scope under a new parent, for parsers
+// whose tree moves open elements (the HTML adoption agency). It has no side
+// effects: what was written under the old parent stays written.
+func (c *Core) Rescope(parent, s Scope) Scope {
+	s.Hidden = (parent.Hidden || s.hides) && !s.title
+	s.Inert = parent.Inert || s.inerts
+	if !s.owns {
+		s.anchor = parent.anchor
+	}
+	s.Off = s.ov.Apply(parent.Off)
+	if s.why != nil || parent.why != nil {
+		w := causes{}
+		if parent.why != nil {
+			w = *parent.why
+		}
+		if r := s.region; r != nil {
+			for i := 0; i < 4; i++ {
+				if r.Off&(1<<i) != 0 {
+					w[i] = r
+				} else if r.On&(1<<i) != 0 {
+					w[i] = nil
+				}
+			}
+		}
+		s.why = &w
+	}
+	return s
+}
+
+// newLink decides whether a link is followed and why not.
+func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
+	href := trimHref(el.Href)
+	a := &anchor{link: Link{Href: href, Tag: el.Tag, Rel: string(el.Rel), Line: el.Pos.Line, Col: el.Pos.Col, Followed: true}}
+	a.link.URL = c.resolve(href)
+	off := s.Off | c.flat
+	switch {
+	case href == "":
+		a.link.Followed, a.link.Reason = false, "empty href"
+	case isJavaScriptURL(href):
+		a.link.Followed, a.link.Reason = false, "javascript: URL"
+	case el.Tag == "link" && relNotAHyperlink(el.Rel):
+		a.link.Followed, a.link.Reason = false, "rel names a resource, not a page"
+	case c.docOff&NoFollow != 0:
+		a.link.Followed, a.link.Reason = false, "document nofollow"
+	case off&NoFollow != 0:
+		a.link.Followed, a.link.Reason = false, "nofollow region"
+		if s.why != nil && s.why.of(NoFollow) != nil {
+			a.link.Cause = s.why.of(NoFollow)
+		} else {
+			a.link.Cause = c.flatWhy.of(NoFollow)
+		}
+	case c.dialects&DialectRel != 0 && own.On&NoFollow == 0:
+		if tok, ok := relNoFollow(el.Rel); ok {
+			a.link.Followed, a.link.Reason = false, "rel="+tok
+		}
+	}
+	return a
+}
+
+func (c *Core) resolve(href string) string {
+	if href == "" {
+		return ""
+	}
+	return resolve(c.base, href)
+}
+
+// BaseHref applies the document's first <base href> (or xml:base on the root).
+func (c *Core) BaseHref(href []byte) {
+	if c.baseSet {
+		return
+	}
+	c.baseSet = true
+	h := trimHref(href)
+	u, err := url.Parse(h)
+	if err != nil {
+		c.Warn(c.pos, "base href %q does not parse (%v); ignored", clip(h, 80), err)
+		return
+	}
+	if c.base != nil {
+		u = c.base.ResolveReference(u)
+	}
+	c.base = u
+}
+
+// Base returns the URL links are resolved against now (nil when none).
+func (c *Core) Base() *url.URL { return c.base }
+
+// ResolveAgainst resolves href against an explicit base (xml:base scopes).
+func (c *Core) ResolveAgainst(base *url.URL, href []byte) string {
+	h := trimHref(href)
+	if h == "" {
+		return ""
+	}
+	return resolve(base, h)
+}
+
+func (c *Core) enqueue(a *anchor) {
+	c.queue = append(c.queue, a)
+	if len(c.queue) > maxQueuedLinks {
+		c.queue[0].done = true
+	}
+	c.flushLinks()
+}
+
+func (c *Core) flushLinks() {
+	if c.held {
+		return
+	}
+	n := 0
+	for n < len(c.queue) && c.queue[n].done {
+		a := c.queue[n]
+		a.link.Text = strings.Join(strings.Fields(string(a.text)), " ")
+		if err := c.out.Link(a.link); err != nil {
+			c.archive.fail(err)
+		}
+		c.written = true
+		c.queue[n] = nil
+		n++
+	}
+	if n > 0 {
+		c.queue = append(c.queue[:0], c.queue[n:]...)
+	}
+}
+
+// Close marks the end of an element's content (its layout boundary).
+func (c *Core) Close(s Scope, layout Layout) {
+	if s.Hidden {
+		return
+	}
+	switch layout {
+	case Block:
+		c.heldText.line(c)
+	case Cell:
+		c.heldText.space(c)
+	}
+}
+
+// Release says an element can take no more content: its link is complete
+// and its region has ended at the current position.
+func (c *Core) Release(s Scope) {
+	if s.owns && s.anchor != nil {
+		s.anchor.done = true
+		c.flushLinks()
+	}
+	if s.region != nil && c.out.Region != nil {
+		c.endRegion(s.region)
+	}
+}
+
+func (c *Core) endRegion(r *Region) {
+	r.EndLine, r.EndCol, r.Size = c.pos.Line, c.pos.Col, c.pos.Offset-r.start.Offset
+	if err := c.out.Region(*r); err != nil {
+		c.archive.fail(err)
+	}
+}
+
+// Text adds character data inserted in scope s.
+func (c *Core) Text(s Scope, b []byte) {
+	if s.Hidden || len(b) == 0 {
+		return
+	}
+	off := s.Off | c.flat | c.docOff
+	if off&NoIndex != 0 {
+		c.heldText.brk(c)
+		return
+	}
+	if !utf8.Valid(b) {
+		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
+	}
+	c.heldText.text(c, b, off&NoArchive != 0)
+	if a := s.anchor; a != nil && off&NoAnchorText == 0 && len(a.text) < MaxAnchorText {
+		room := MaxAnchorText - len(a.text)
+		if len(b) > room {
+			b = b[:room]
+			a.link.Truncated = true
+		}
+		a.text = append(a.text, b...)
+	}
+}
+
+// ArchiveOn reports whether content in scope s belongs in the archive copy.
+func (c *Core) ArchiveOn(s Scope) bool { return (s.Off|c.flat)&NoArchive == 0 }
+
+// Archive passes a token's raw bytes to the archive copy, or elides them.
+func (c *Core) Archive(raw []byte, on bool) {
+	if c.out.Archive == nil {
+		return
+	}
+	c.archive.raw(raw, on)
+}
+
+// Elide writes the ellipsis where a no-archive region starts, so an empty
+// region is marked too; adjacent elisions give one ellipsis.
+func (c *Core) Elide() {
+	if c.out.Archive != nil {
+		c.archive.elide()
+	}
+}
+
+// Toggle turns flat (document-order) region switches off or back on: the
+// comment and tag dialects whose regions cross element boundaries. Each
+// dialect keeps its own state, so a Yandex close never ends a googleoff.
+func (c *Core) Toggle(d Dialects, marker string, off, on Switch) {
+	if c.dialects&d == 0 {
+		return
+	}
+	k := 0
+	if d == DialectGoogleOff {
+		k = 1
+	}
+	before := c.flat
+	st := &c.flatBy[k]
+	for i := 0; i < 4; i++ {
+		bit := Switch(1 << i)
+		switch {
+		case off&bit != 0 && *st&bit == 0:
+			r := &Region{Dialect: dialectName(d), Marker: marker, Off: bit, Line: c.pos.Line, Col: c.pos.Col, start: c.pos}
+			c.flatOpen[k][i] = r
+		case on&bit != 0 && *st&bit != 0:
+			if r := c.flatOpen[k][i]; r != nil && c.out.Region != nil {
+				c.endRegion(r)
+			}
+			c.flatOpen[k][i] = nil
+		}
+	}
+	*st = (*st | off) &^ on
+	c.flat = c.flatBy[0] | c.flatBy[1]
+	for i := 0; i < 4; i++ {
+		c.flatWhy[i] = c.flatOpen[0][i]
+		if c.flatWhy[i] == nil {
+			c.flatWhy[i] = c.flatOpen[1][i]
+		}
+	}
+	if c.flat&NoIndex != 0 && before&NoIndex == 0 {
+		c.heldText.brk(c)
+	}
+}
+
+func dialectName(d Dialects) string {
+	for _, n := range dialectNames {
+		if n.d == d {
+			return n.name
+		}
+	}
+	return d.String()
+}
+
+// Pos is the position of the current token.
+func (c *Core) Pos() Pos { return c.pos }
+
+// Flat returns the switches flat regions have turned off now.
+func (c *Core) Flat() Switch { return c.flat }
+
+// EndHead releases what was held while the head could still change the
+// document-level directives.
+func (c *Core) EndHead() {
+	if !c.held {
+		return
+	}
+	c.held = false
+	c.heldText.release(c)
+	for _, a := range c.queue {
+		if c.docOff&NoFollow != 0 && a.link.Followed {
+			a.link.Followed, a.link.Reason = false, "document nofollow"
+		}
+	}
+	c.flushLinks()
+	if c.out.Archive != nil {
+		if c.docOff&NoArchive != 0 {
+			c.archive.withhold()
+			c.Warn(c.pos, "the document says %s: no archive copy is written", c.noArchiveWhy())
+		} else {
+			c.archive.release()
+		}
+	}
+}
+
+func (c *Core) noArchiveWhy() string {
+	if c.doc.NoArchive {
+		return "noarchive"
+	}
+	return "nosnippet"
+}
+
+// Held reports whether outputs are still held for the head.
+func (c *Core) Held() bool { return c.held }
+
+// Finish ends the run: it releases anything held, completes open links and
+// regions, and flushes the outputs.
+func (c *Core) Finish() (*Result, error) {
+	c.EndHead()
+	for _, a := range c.queue {
+		a.done = true
+	}
+	c.flushLinks()
+	for k := range c.flatOpen {
+		for i, r := range c.flatOpen[k] {
+			if r != nil {
+				c.Warn(r.start, "%s region opened here is never closed; it runs to the end of the document", r.Marker)
+				if c.out.Region != nil {
+					c.endRegion(r)
+				}
+				c.flatOpen[k][i] = nil
+			}
+		}
+	}
+	var err error
+	if c.out.Text != nil {
+		err = c.out.Text.Flush()
+	}
+	if c.out.ArchiveText != nil {
+		if e := c.out.ArchiveText.Flush(); err == nil {
+			err = e
+		}
+	}
+	if c.out.Archive != nil {
+		if e := c.archive.flush(); err == nil {
+			err = e
+		}
+	}
+	c.res.Directives = c.doc
+	return &c.res, err
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

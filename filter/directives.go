@@ -1,0 +1,314 @@
+package filter
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Directives are the document-level robots rules in force (SPEC section 2):
+// the sum of the robots META tags, X-Robots-Tag values and the XML robots PI
+// that apply to the agent. A document-level "no" is absolute.
+type Directives struct {
+	NoIndex   bool `json:"noindex"`
+	NoFollow  bool `json:"nofollow"`
+	NoArchive bool `json:"noarchive"` // noarchive or nocache
+	NoSnippet bool `json:"nosnippet"` // nosnippet or max-snippet:0
+
+	MaxSnippet       *int   `json:"max_snippet,omitempty"`
+	MaxImagePreview  string `json:"max_image_preview,omitempty"`
+	MaxVideoPreview  *int   `json:"max_video_preview,omitempty"`
+	UnavailableAfter string `json:"unavailable_after,omitempty"`
+	NoImageIndex     bool   `json:"noimageindex,omitempty"`
+	NoTranslate      bool   `json:"notranslate,omitempty"`
+	IndexIfEmbedded  bool   `json:"indexifembedded,omitempty"`
+	// Other holds tokens no engine we know defines, as written.
+	Other []string `json:"other,omitempty"`
+
+	// Sources says where every rule came from, in the order seen.
+	Sources []DirectiveSource `json:"sources,omitempty"`
+
+	positive map[string]bool // index, follow, archive, all: kept to spot conflicts
+}
+
+// DirectiveSource is one robots META tag, X-Robots-Tag value or robots PI.
+type DirectiveSource struct {
+	Origin string `json:"origin"` // "meta robots", "meta googlebot", "x-robots-tag", "robots PI"
+	Value  string `json:"value"`
+	Line   int    `json:"line,omitempty"` // 0 when it did not come from the document
+	Col    int    `json:"col,omitempty"`
+}
+
+// Switches returns the switches the directives turn off for the whole document.
+func (d *Directives) Switches() Switch {
+	var s Switch
+	if d.NoIndex {
+		s |= NoIndex
+	}
+	if d.NoFollow {
+		s |= NoFollow
+	}
+	if d.NoArchive || d.NoSnippet {
+		s |= NoArchive
+	}
+	return s
+}
+
+// Directive is one parsed token of a robots META content or X-Robots-Tag
+// value: Name is its lower-cased keyword, Value what followed a colon.
+type Directive struct {
+	Name  string
+	Value string
+}
+
+func (d Directive) String() string {
+	if d.Value == "" {
+		return d.Name
+	}
+	return d.Name + ":" + d.Value
+}
+
+// valued directives take a value after a colon; their names are never bot names.
+var valued = map[string]bool{
+	"max-snippet": true, "max-image-preview": true, "max-video-preview": true, "unavailable_after": true,
+}
+
+var bare = map[string]bool{
+	"noindex": true, "nofollow": true, "noarchive": true, "nocache": true, "nosnippet": true,
+	"none": true, "all": true, "index": true, "follow": true, "archive": true,
+	"noimageindex": true, "notranslate": true, "indexifembedded": true, "noodp": true, "noydir": true,
+}
+
+// ParseDirectives splits a robots META content attribute into directives.
+// Tokens are separated by commas, with any spaces around them; a run of
+// known keywords separated only by spaces is split too ("noindex nofollow").
+// The comma inside an RFC 850 or RFC 1123 date after unavailable_after is
+// part of the date, not a separator.
+func ParseDirectives(content string) []Directive {
+	var out []Directive
+	parts := strings.Split(content, ",")
+	for i := 0; i < len(parts); i++ {
+		tok := strings.TrimSpace(parts[i])
+		if tok == "" {
+			continue
+		}
+		d := splitDirective(tok)
+		if d.Name == "unavailable_after" && isDayName(d.Value) && i+1 < len(parts) {
+			i++
+			d.Value += ", " + strings.TrimSpace(parts[i])
+		}
+		if d.Value == "" && strings.ContainsAny(d.Name, " \t\r\n") {
+			words := strings.Fields(d.Name)
+			allKnown := true
+			for _, w := range words {
+				allKnown = allKnown && bare[w]
+			}
+			if allKnown {
+				for _, w := range words {
+					out = append(out, Directive{Name: w})
+				}
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func splitDirective(tok string) Directive {
+	name, value, found := strings.Cut(tok, ":")
+	name = strings.ToLower(strings.TrimSpace(name))
+	if !found {
+		return Directive{Name: name}
+	}
+	return Directive{Name: name, Value: strings.TrimSpace(value)}
+}
+
+func isDayName(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
+		return true
+	}
+	return false
+}
+
+// ScopedDirectives are the directives of an X-Robots-Tag value that apply to
+// one bot ("" for every bot).
+type ScopedDirectives struct {
+	Bot        string
+	Directives []Directive
+}
+
+// ParseXRobotsTag splits an X-Robots-Tag header value. A leading `botname:`
+// scopes the directives after it, up to the next such prefix;
+// `unavailable_after:` and `max-…:` are directives, never bot names.
+func ParseXRobotsTag(value string) []ScopedDirectives {
+	var out []ScopedDirectives
+	cur := ScopedDirectives{}
+	for _, d := range ParseDirectives(value) {
+		if d.Value != "" && !valued[d.Name] && isBotName(d.Name) {
+			if len(cur.Directives) > 0 || cur.Bot != "" {
+				out = append(out, cur)
+			}
+			cur = ScopedDirectives{Bot: d.Name}
+			rest := ParseDirectives(d.Value)
+			cur.Directives = append(cur.Directives, rest...)
+			continue
+		}
+		cur.Directives = append(cur.Directives, d)
+	}
+	if len(cur.Directives) > 0 || cur.Bot != "" {
+		out = append(out, cur)
+	}
+	return out
+}
+
+func isBotName(s string) bool {
+	if s == "" || bare[s] {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// AgentMatches reports whether a robots META name or X-Robots-Tag bot name
+// addresses the agent: the name equals the agent's product token (the part
+// before any '/' or space) or the whole agent string, ignoring case.
+func AgentMatches(name, agent string) bool {
+	if name == "" || agent == "" {
+		return false
+	}
+	product := agent
+	if i := strings.IndexAny(product, "/ \t"); i >= 0 {
+		product = product[:i]
+	}
+	return strings.EqualFold(name, product) || strings.EqualFold(name, strings.TrimSpace(agent))
+}
+
+// Add applies directives from one source. It returns a warning text for each
+// conflict it resolved (always to the more restrictive rule).
+func (d *Directives) Add(src DirectiveSource, ds []Directive) []string {
+	d.Sources = append(d.Sources, src)
+	var warns []string
+	for _, x := range ds {
+		if w := d.add(x); w != "" {
+			warns = append(warns, w)
+		}
+	}
+	return warns
+}
+
+func (d *Directives) add(x Directive) string {
+	switch x.Name {
+	case "noindex":
+		d.NoIndex = true
+		return d.conflict("noindex", "index", "all")
+	case "nofollow":
+		d.NoFollow = true
+		return d.conflict("nofollow", "follow", "all")
+	case "noarchive", "nocache":
+		d.NoArchive = true
+		return d.conflict(x.Name, "archive")
+	case "nosnippet":
+		d.NoSnippet = true
+	case "none":
+		d.NoIndex, d.NoFollow = true, true
+		return d.conflict("none", "index", "follow", "all")
+	case "index", "follow", "archive", "all":
+		d.note(x.Name)
+		switch {
+		case x.Name == "index" && d.NoIndex, x.Name == "follow" && d.NoFollow,
+			x.Name == "archive" && d.NoArchive, x.Name == "all" && (d.NoIndex || d.NoFollow):
+			return fmt.Sprintf("conflicting robots directives: %q and a negative rule seen before; the more restrictive rule applies", x.Name)
+		}
+	case "max-snippet":
+		n, err := strconv.Atoi(x.Value)
+		if err != nil {
+			d.Other = append(d.Other, x.String())
+			return fmt.Sprintf("max-snippet value %q is not a number; ignored", x.Value)
+		}
+		if n == 0 {
+			d.NoSnippet = true
+		}
+		if d.MaxSnippet != nil && *d.MaxSnippet != n {
+			w := fmt.Sprintf("conflicting max-snippet values %d and %d; the smaller applies", *d.MaxSnippet, n)
+			if restrictiveSnippet(n, *d.MaxSnippet) {
+				d.MaxSnippet = &n
+			}
+			return w
+		}
+		d.MaxSnippet = &n
+	case "max-video-preview":
+		n, err := strconv.Atoi(x.Value)
+		if err != nil {
+			d.Other = append(d.Other, x.String())
+			return fmt.Sprintf("max-video-preview value %q is not a number; ignored", x.Value)
+		}
+		if d.MaxVideoPreview == nil || restrictiveSnippet(n, *d.MaxVideoPreview) {
+			d.MaxVideoPreview = &n
+		}
+	case "max-image-preview":
+		v := strings.ToLower(x.Value)
+		if imagePreviewRank(v) < 0 {
+			d.Other = append(d.Other, x.String())
+			return fmt.Sprintf("max-image-preview value %q is not none, standard or large; ignored", x.Value)
+		}
+		if d.MaxImagePreview == "" || imagePreviewRank(v) < imagePreviewRank(d.MaxImagePreview) {
+			d.MaxImagePreview = v
+		}
+	case "unavailable_after":
+		if d.UnavailableAfter == "" {
+			d.UnavailableAfter = x.Value
+		}
+	case "noimageindex":
+		d.NoImageIndex = true
+	case "notranslate":
+		d.NoTranslate = true
+	case "indexifembedded":
+		d.IndexIfEmbedded = true
+	default:
+		d.Other = append(d.Other, x.String())
+	}
+	return ""
+}
+
+// restrictiveSnippet: -1 means "no limit", so any other value is smaller.
+func restrictiveSnippet(n, than int) bool {
+	if n < 0 {
+		return false
+	}
+	return than < 0 || n < than
+}
+
+func imagePreviewRank(v string) int {
+	switch v {
+	case "none":
+		return 0
+	case "standard":
+		return 1
+	case "large":
+		return 2
+	}
+	return -1
+}
+
+func (d *Directives) note(positive string) {
+	if d.positive == nil {
+		d.positive = map[string]bool{}
+	}
+	d.positive[positive] = true
+}
+
+func (d *Directives) conflict(neg string, positives ...string) string {
+	for _, p := range positives {
+		if d.positive[p] {
+			return fmt.Sprintf("conflicting robots directives %q and %q; the more restrictive %q applies", p, neg, neg)
+		}
+	}
+	return ""
+}

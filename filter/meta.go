@@ -1,0 +1,96 @@
+package filter
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+)
+
+// Meta handles a <meta name=… content=…> element: robots META for every
+// robot or for the agent, and RobotExclusion.RobotNameN. With obey false
+// (XHTML read as XML, where the robots PI decides) the robots rules are
+// only returned, for the caller to compare with the PI.
+func (c *Core) Meta(name, content []byte, pos Pos, obey bool) []Directive {
+	n := strings.ToLower(strings.TrimSpace(string(name)))
+	origin := ""
+	switch {
+	case n == "robots":
+		origin = "meta robots"
+	case AgentMatches(n, c.opts.Agent):
+		origin = "meta " + n
+	case strings.HasPrefix(n, "robotexclusion.robotname"):
+		num, err := strconv.Atoi(n[len("robotexclusion.robotname"):])
+		if err != nil || num < 0 {
+			c.Warn(pos, "meta name %q: the robot number is not a number; ignored", name)
+			return nil
+		}
+		if c.robotNames == nil {
+			c.robotNames = map[int]string{}
+		}
+		c.robotNames[num] = strings.TrimSpace(string(content))
+		return nil
+	default:
+		return nil
+	}
+	ds := ParseDirectives(string(content))
+	if obey {
+		c.Apply(DirectiveSource{Origin: origin, Value: string(content), Line: pos.Line, Col: pos.Col}, ds, pos)
+	}
+	return ds
+}
+
+// Apply adds document-level directives from one source. Before the head
+// ends they apply to the whole document; after, from this point on.
+func (c *Core) Apply(src DirectiveSource, ds []Directive, pos Pos) {
+	before := c.docOff
+	for _, w := range c.doc.Add(src, ds) {
+		c.Warn(pos, "%s", w)
+	}
+	c.docOff = c.doc.Switches()
+	newly := c.docOff &^ before
+	if newly == 0 || c.held {
+		if newly&NoArchive != 0 && c.archive.overflow {
+			c.archive.stopped = true
+			c.Warn(pos, "%s after more than %d bytes of head: the archive copy was already written up to here and stops now", src.Origin, maxHeldArchive)
+		}
+		return
+	}
+	if c.written {
+		c.Warn(pos, "%s says %s after content was written: earlier content was already written, the rules apply from here on", src.Origin, newly)
+	}
+	if newly&NoArchive != 0 && c.out.Archive != nil {
+		c.archive.stopped = true
+		c.Warn(pos, "%s says %s: the archive copy stops here; what came before was already written", src.Origin, c.noArchiveWhy())
+	}
+}
+
+func (c *Core) xRobotsTag(v string) {
+	for _, sd := range ParseXRobotsTag(v) {
+		if sd.Bot != "" && !AgentMatches(sd.Bot, c.opts.Agent) {
+			continue
+		}
+		origin := "x-robots-tag"
+		if sd.Bot != "" {
+			origin += " " + sd.Bot
+		}
+		c.Apply(DirectiveSource{Origin: origin, Value: v}, sd.Directives, Pos{})
+	}
+}
+
+// HeadProfile reads the head's profile attribute: the classes count under
+// --require-profile only if it names the Robot Exclusion Profile.
+func (c *Core) HeadProfile(profile []byte) {
+	for _, f := range bytes.Fields(profile) {
+		u := strings.Trim(string(f), curlyQuotes+`"'`)
+		if strings.HasSuffix(u, "robots-profile#") || strings.HasSuffix(u, "robots-profile") {
+			c.profileOK = true
+		}
+	}
+}
+
+// agentIsRobot reports whether robot number n (RobotExclusion.RobotNameN)
+// is the agent: the agent string contains the robot's name, ignoring case.
+func (c *Core) agentIsRobot(n int) bool {
+	name := c.robotNames[n]
+	return name != "" && c.opts.Agent != "" && strings.Contains(strings.ToLower(c.opts.Agent), strings.ToLower(name))
+}

@@ -1,0 +1,57 @@
+package filter
+
+import (
+	"bytes"
+	"fmt"
+)
+
+var newline = []byte{'\n'}
+
+// Pos is a place in the input: a byte offset and the 1-based line and column
+// (columns count bytes). Positions are those of the original bytes, before
+// any charset decoding, so they point into the file as the author sees it.
+type Pos struct {
+	Offset int64
+	Line   int
+	Col    int
+}
+
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Advance returns the position after the bytes b, starting at p.
+func (p Pos) Advance(b []byte) Pos {
+	p.Offset += int64(len(b))
+	last := bytes.LastIndexByte(b, '\n')
+	if last < 0 {
+		p.Col += len(b)
+		return p
+	}
+	p.Line += bytes.Count(b, newline)
+	p.Col = len(b) - last
+	return p
+}
+
+// StartPos is the position of the first byte of a document.
+var StartPos = Pos{Line: 1, Col: 1}
+
+// Warning is a problem in the input that did not stop processing: where it
+// is, what was wrong and what was done about it.
+type Warning struct {
+	Pos     Pos    `json:"-"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+}
+
+func (w Warning) String() string { return fmt.Sprintf("%s: warning: %s", w.Pos, w.Message) }
+
+// PosError is a failure at a place in the input: a limit exceeded, or XML
+// that is not well-formed. Everything before Pos has been written.
+type PosError struct {
+	Pos Pos
+	Err error
+}
+
+func (e *PosError) Error() string { return fmt.Sprintf("%s: %v", e.Pos, e.Err) }
+
+func (e *PosError) Unwrap() error { return e.Err }

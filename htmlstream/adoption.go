@@ -1,0 +1,140 @@
+package htmlstream
+
+import a "golang.org/x/net/html/atom"
+
+// adoptionAgency is the HTML parser's adoption agency algorithm for an end
+// tag of a formatting element, step for step as html.Parse runs it. The
+// tree moves are applied to the open nodes' parents; the scopes of the open
+// elements are then recomputed, and clones are announced to the core as the
+// new elements they are. Content written before the move keeps the
+// switches it was written under (a stream cannot take words back).
+func (b *builder) adoptionAgency(tagAtom a.Atom, tagName string) {
+	if cur := b.top(); cur.name == tagName && b.afeIndex(cur) == -1 {
+		b.pop()
+		return
+	}
+	for outer := 0; outer < 8; outer++ {
+		var fe *node
+		for j := len(b.afe) - 1; j >= 0; j-- {
+			if b.afe[j] == scopeMarker {
+				break
+			}
+			if b.afe[j].atom == tagAtom {
+				fe = b.afe[j]
+				break
+			}
+		}
+		if fe == nil {
+			b.endTagOther(tagAtom, tagName)
+			return
+		}
+		feIndex := b.indexOf(fe)
+		if feIndex == -1 {
+			b.afeRemove(fe)
+			return
+		}
+		if !b.elementInScope(defaultScope, tagAtom) {
+			return
+		}
+		var fb *node
+		for _, e := range b.oe[feIndex:] {
+			if e.isSpecial() {
+				fb = e
+				break
+			}
+		}
+		if fb == nil {
+			fe.pinned++
+			for {
+				if b.pop() == fe {
+					break
+				}
+			}
+			fe.pinned--
+			b.afeRemove(fe)
+			return
+		}
+		b.adopted++
+		fe.pinned++
+		fb.pinned++
+		ca := b.oe[feIndex-1]
+		ca.pinned++
+		bookmark := b.afeIndex(fe)
+		lastNode, nd := fb, fb
+		x := b.indexOf(nd)
+		var chain []*node
+		for j := 1; ; j++ {
+			x--
+			nd = b.oe[x]
+			if nd == fe {
+				break
+			}
+			if ni := b.afeIndex(nd); j > 3 && ni > -1 {
+				b.afeRemove(nd)
+				if ni <= bookmark {
+					bookmark--
+				}
+				continue
+			}
+			if b.afeIndex(nd) == -1 {
+				b.removeFromStack(nd)
+				continue
+			}
+			clone := b.cloneOf(nd)
+			b.afe[b.afeIndex(nd)] = clone
+			clone.inAFE, nd.inAFE = true, false
+			b.oe[x] = clone
+			clone.onStack, clone.open = true, 1
+			nd.onStack = false
+			if lastNode == fb {
+				bookmark = b.afeIndex(clone) + 1
+			}
+			b.reparent(lastNode, clone)
+			b.decOpen(nd) // it left the stack
+			lastNode = clone
+			chain = append(chain, clone)
+		}
+		target := ca
+		switch ca.atom {
+		case a.Table, a.Tbody, a.Tfoot, a.Thead, a.Tr:
+			target = b.fosterTarget()
+		}
+		b.reparent(lastNode, target)
+
+		feClone := b.cloneOf(fe)
+		b.setParent(feClone, fb)
+		fbIndex := b.indexOf(fb)
+		for _, n := range b.oe[fbIndex+1:] {
+			if n.parent == fb {
+				b.reparent(n, feClone)
+			}
+		}
+		if old := b.afeIndex(fe); old != -1 && old < bookmark {
+			bookmark--
+		}
+		b.afeRemove(fe)
+		b.afeInsert(bookmark, feClone)
+		b.removeFromStack(fe)
+		fbIndex = b.indexOf(fb)
+		b.oe = append(b.oe, nil)
+		copy(b.oe[fbIndex+2:], b.oe[fbIndex+1:])
+		b.oe[fbIndex+1] = feClone
+		feClone.onStack = true
+		feClone.open++
+
+		// Announce the clones from the outermost in, then recompute the
+		// scopes of everything that moved.
+		for i := len(chain) - 1; i >= 0; i-- {
+			c := chain[i]
+			b.startClone(c, c.parent)
+		}
+		fb.scope = b.core.Rescope(fb.parent.scope, fb.scope)
+		b.startClone(feClone, fb)
+		b.refresh(b.indexOf(ca) + 1)
+
+		for _, n := range []*node{fe, fb, ca} {
+			n.pinned--
+			b.maybeFree(n)
+		}
+	}
+}

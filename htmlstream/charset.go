@@ -1,0 +1,89 @@
+package htmlstream
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+)
+
+// input is the document as the tokenizer reads it.
+type input struct {
+	r        io.Reader
+	name     string            // the charset's name
+	bom      []byte            // a UTF-8 byte order mark, kept for the archive copy
+	dec      *encoding.Decoder // decodes text of an ASCII-compatible charset; nil for UTF-8
+	ellipsis []byte            // the ellipsis in the document's charset, if not UTF-8
+	encoder  *encoding.Encoder // re-encodes the archive copy of a decoded input
+}
+
+// prescanSize is how much the charset prescan looks at (as browsers do).
+const prescanSize = 1024
+
+// openInput decides the document's charset from the BOM, the caller's
+// label, the Content-Type and a META prescan (golang.org/x/net/html/charset).
+//
+// The archive copy must be the input's own bytes, so an ASCII-compatible
+// charset is not decoded in front of the tokenizer: markup is ASCII in all
+// of them, and only text and attribute values are decoded, as they arrive.
+// Charsets that are not ASCII-compatible (UTF-16, ISO-2022-JP) are decoded
+// whole; their archive copy is re-encoded, which gives the same bytes for
+// any well-formed input.
+func openInput(r io.Reader, opts Options) (*input, error) {
+	br := bufio.NewReaderSize(r, 4096)
+	head, err := br.Peek(prescanSize)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, fmt.Errorf("reading: %w", err)
+	}
+	in := &input{r: br}
+	var enc encoding.Encoding
+	name := ""
+	switch {
+	case bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")):
+		in.bom = []byte("\xEF\xBB\xBF")
+		br.Discard(3)
+		in.name = "utf-8"
+		return in, nil
+	case bytes.HasPrefix(head, []byte("\xFF\xFE")), bytes.HasPrefix(head, []byte("\xFE\xFF")):
+		enc, name = unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16"
+	case opts.Charset != "":
+		e, n := charset.Lookup(opts.Charset)
+		if e == nil {
+			return nil, fmt.Errorf("unknown charset %q", opts.Charset)
+		}
+		enc, name = e, n
+	default:
+		enc, name, _ = charset.DetermineEncoding(head, opts.ContentType)
+	}
+	in.name = name
+	switch {
+	case name == "utf-8" || enc == nil:
+		return in, nil
+	case asciiCompatible(name):
+		in.dec = enc.NewDecoder()
+		if e, err := enc.NewEncoder().Bytes([]byte("…")); err == nil {
+			in.ellipsis = e
+		} else {
+			in.ellipsis = []byte("...")
+		}
+	default:
+		in.r = transform.NewReader(br, enc.NewDecoder())
+		in.encoder = enc.NewEncoder()
+	}
+	return in, nil
+}
+
+// asciiCompatible reports whether every ASCII byte of the charset's text is
+// that ASCII character (so tags are found in the raw bytes). Multi-byte
+// East Asian charsets qualify: their trail bytes never fall on <, >, &, =,
+// quotes or whitespace.
+func asciiCompatible(name string) bool {
+	n := strings.ToLower(name)
+	return !strings.HasPrefix(n, "utf-16") && n != "iso-2022-jp" && n != "replacement"
+}

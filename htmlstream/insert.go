@@ -1,0 +1,255 @@
+package htmlstream
+
+import (
+	"bytes"
+	"hash/maphash"
+	"strings"
+
+	"github.com/robofilter/robofilter/filter"
+	a "golang.org/x/net/html/atom"
+)
+
+// addElement inserts an element for the current token (HTML namespace).
+func (b *builder) addElement() *node {
+	return b.insertElement(b.tok.atom, b.tok.name, nsHTML)
+}
+
+// insertElement creates the element for the current token where the parser
+// would put it, tells the core, and pushes it on the stack.
+func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
+	t := b.insertionTarget()
+	n := b.alloc()
+	n.atom, n.name, n.ns, n.pos = x, name, ns, b.pos
+	n.hadClass = b.tok.hasClass
+	b.setParent(n, t)
+	el := b.element(n)
+	b.elementHooks(n)
+	n.scope = b.core.Start(t.scope, &el)
+	n.layout = el.Layout
+	if formattingElements[x] && ns == nsHTML {
+		b.saveAttrs(n)
+	}
+	if ns == nsMath && x == a.AnnotationXml {
+		if enc, ok := b.tok.attr("encoding"); ok {
+			e := strings.ToLower(string(enc))
+			n.integration = e == "text/html" || e == "application/xhtml+xml"
+		}
+	}
+	if ns == nsSVG && (x == a.Desc || x == a.ForeignObject || x == a.Title) {
+		n.integration = true
+	}
+	b.push(n)
+	if !b.tok.implied && b.tokNode == nil {
+		b.tokNode, b.tokParent, b.tokScope = n, t.scope, n.scope
+		b.tokVoid = ns == nsHTML && voidElements[x] || ns != nsHTML && b.selfClosing
+	}
+	return n
+}
+
+// element describes the current token's element to the core.
+func (b *builder) element(n *node) filter.Element {
+	t := &b.tok
+	el := filter.Element{Tag: n.name, Pos: b.pos, Class: t.class, NoSnippet: t.noSnippet}
+	el.Layout, el.Hidden = Classify(n.atom, n.ns != nsHTML)
+	if n.ns == nsHTML {
+		el.Inert = n.atom == a.Template
+		el.Title = n.atom == a.Title
+		switch n.atom {
+		case a.A:
+			if t.hasHref {
+				el.Link, el.Href, el.Rel = filter.LinkAnchor, t.href, t.rel
+			}
+		case a.Area, a.Link:
+			if t.hasHref {
+				el.Link, el.Href, el.Rel = filter.LinkRef, t.href, t.rel
+			}
+		case a.Frame, a.Iframe:
+			if t.hasSrc {
+				el.Link, el.Href = filter.LinkRef, t.src
+			}
+		}
+	} else if n.ns == nsSVG && n.atom == a.A {
+		switch {
+		case t.hasHref:
+			el.Link, el.Href = filter.LinkAnchor, t.href
+		case t.hasXlinkHref:
+			el.Link, el.Href = filter.LinkAnchor, t.xlinkHref
+		}
+	}
+	return el
+}
+
+// elementHooks handles the elements that carry document-level information.
+func (b *builder) elementHooks(n *node) {
+	if n.ns != nsHTML || b.tok.implied && n.atom != a.Body {
+		if n.atom == a.Body && n.ns == nsHTML {
+			b.endHead()
+		}
+		return
+	}
+	t := &b.tok
+	switch n.atom {
+	case a.Body, a.Frameset:
+		b.endHead()
+	case a.Head:
+		if p, ok := t.attr("profile"); ok {
+			b.core.HeadProfile(p)
+		}
+	case a.Meta:
+		name, hasName := t.attr("name")
+		content, hasContent := t.attr("content")
+		if hasName && hasContent {
+			b.core.Meta(name, content, b.pos, true)
+		}
+	case a.Base:
+		if t.hasHref {
+			b.core.BaseHref(t.href)
+		}
+	}
+}
+
+func (b *builder) endHead() {
+	if !b.headEnded {
+		b.headEnded = true
+		b.core.EndHead()
+	}
+}
+
+// saveAttrs keeps what a clone of this formatting element needs, and the
+// identity of its attributes for the Noah's Ark clause.
+func (b *builder) saveAttrs(n *node) {
+	t := &b.tok
+	n.saved.class = append(n.saved.class[:0], t.class...)
+	n.saved.noSnippet = t.noSnippet
+	n.saved.hasHref = t.hasHref
+	if b.links {
+		n.saved.href = append(n.saved.href[:0], t.href...)
+		n.saved.rel = append(n.saved.rel[:0], t.rel...)
+	}
+	n.fmtKey = attrsKey(t.attrs)
+}
+
+// attrsKey identifies a set of attributes regardless of their order.
+func attrsKey(attrs []attr) uint64 {
+	sum := uint64(len(attrs))
+	for i := range attrs {
+		k := maphash.Bytes(fmtSeed, attrs[i].key)
+		v := maphash.Bytes(fmtSeed, attrs[i].val)
+		sum += k ^ (v * 0x9E3779B97F4A7C15)
+	}
+	return sum
+}
+
+// cloneOf makes a new element like a formatting element (same tag, same
+// attributes), not yet in the tree.
+func (b *builder) cloneOf(src *node) *node {
+	n := b.alloc()
+	n.atom, n.name, n.ns, n.pos = src.atom, src.name, src.ns, b.pos
+	n.fmtKey = src.fmtKey
+	n.saved.class = append(n.saved.class[:0], src.saved.class...)
+	n.saved.href = append(n.saved.href[:0], src.saved.href...)
+	n.saved.rel = append(n.saved.rel[:0], src.saved.rel...)
+	n.saved.hasHref, n.saved.noSnippet = src.saved.hasHref, src.saved.noSnippet
+	return n
+}
+
+// startClone tells the core about a clone once its parent is known.
+func (b *builder) startClone(n, parent *node) {
+	el := filter.Element{Tag: n.name, Pos: b.pos, Class: n.saved.class, NoSnippet: n.saved.noSnippet, Clone: true}
+	if n.atom == a.A && n.saved.hasHref {
+		el.Link, el.Href, el.Rel = filter.LinkAnchor, n.saved.href, n.saved.rel
+	}
+	n.scope = b.core.Start(parent.scope, &el)
+	n.layout = filter.Inline
+}
+
+// addFormattingElement inserts a formatting element and records it in the
+// list of active formatting elements (Noah's Ark: at most three alike).
+func (b *builder) addFormattingElement() {
+	n := b.addElement()
+	identical := 0
+	for i := len(b.afe) - 1; i >= 0; i-- {
+		e := b.afe[i]
+		if e == scopeMarker {
+			break
+		}
+		if e.ns != nsHTML || e.atom != n.atom || e.fmtKey != n.fmtKey {
+			continue
+		}
+		identical++
+		if identical >= 3 {
+			b.afeRemove(e)
+		}
+	}
+	b.afe = append(b.afe, n)
+	n.inAFE = true
+}
+
+func (b *builder) clearActiveFormattingElements() {
+	for len(b.afe) > 0 {
+		n := b.afe[len(b.afe)-1]
+		b.afe = b.afe[:len(b.afe)-1]
+		if n == scopeMarker {
+			return
+		}
+		n.inAFE = false
+		b.maybeFree(n)
+	}
+}
+
+func (b *builder) reconstructActiveFormattingElements() {
+	if len(b.afe) == 0 {
+		return
+	}
+	n := b.afe[len(b.afe)-1]
+	if n == scopeMarker || n.onStack {
+		return
+	}
+	i := len(b.afe) - 1
+	for n != scopeMarker && !n.onStack {
+		if i == 0 {
+			i = -1
+			break
+		}
+		i--
+		n = b.afe[i]
+	}
+	for {
+		i++
+		old := b.afe[i]
+		clone := b.cloneOf(old)
+		t := b.insertionTarget()
+		b.setParent(clone, t)
+		b.startClone(clone, t)
+		b.push(clone)
+		b.afe[i] = clone
+		clone.inAFE = true
+		old.inAFE = false
+		b.maybeFree(old)
+		if i == len(b.afe)-1 {
+			break
+		}
+	}
+}
+
+// copyBodyClass handles a second <body> (or <html>) tag: the parser adds
+// the attributes the element did not have. A class arriving that way
+// applies from this point on; what was written before stays written.
+func (b *builder) copyBodyClass(n *node) {
+	if !b.tok.hasClass || n.hadClass {
+		return
+	}
+	n.hadClass = true
+	el := filter.Element{Tag: n.name, Pos: b.pos, Class: b.tok.class, Clone: true}
+	parent := b.doc.scope
+	if n.parent != nil {
+		parent = n.parent.scope
+	}
+	s := b.core.Start(parent, &el)
+	if s.Off != n.scope.Off {
+		b.lateClass++
+		b.core.Warn(b.pos, "a second <%s> tag adds class %q to the element: it applies from here on; earlier content was already written", n.name, bytes.TrimSpace(b.tok.class))
+	}
+	n.scope = s
+	b.refresh(b.indexOf(n) + 1)
+}

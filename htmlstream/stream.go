@@ -1,0 +1,332 @@
+package htmlstream
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/robofilter/robofilter/filter"
+	"golang.org/x/net/html"
+	a "golang.org/x/net/html/atom"
+	"golang.org/x/text/encoding"
+)
+
+// Default limits. Memory is bounded by nesting depth times a small node,
+// plus the longest token; both bounds are configurable.
+const (
+	DefaultMaxDepth     = 250_000
+	DefaultMaxTokenSize = 16 << 20
+)
+
+// ErrTooDeep and ErrTokenTooLong are the limit errors, returned wrapped in
+// a *filter.PosError that says where the limit was exceeded.
+var (
+	ErrTooDeep      = errors.New("elements nested deeper than the depth limit")
+	ErrTokenTooLong = errors.New("a token (tag, comment or text run) longer than the token size limit")
+)
+
+func limitError(pos filter.Pos, err error, limit int) error {
+	return &filter.PosError{Pos: pos, Err: fmt.Errorf("%w (limit %d); output stops here", err, limit)}
+}
+
+// Options configure the HTML stage.
+type Options struct {
+	MaxDepth     int    // 0: DefaultMaxDepth
+	MaxTokenSize int    // 0: DefaultMaxTokenSize
+	Charset      string // a label that overrides detection ("" to detect)
+	ContentType  string // an HTTP Content-Type, for its charset parameter
+}
+
+// Run reads an HTML document once and feeds the core. It never fails on
+// bad markup; it returns an error only for reading failures and exceeded
+// limits, after everything before that point has been fed. The caller
+// calls core.Finish afterwards in every case.
+func Run(r io.Reader, core *filter.Core, opts Options) error {
+	_, err := run(r, core, opts)
+	return err
+}
+
+// run is Run, also returning the builder (tests read its counters).
+func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
+	in, err := openInput(r, opts)
+	if err != nil {
+		return nil, err
+	}
+	core.SetResultInfo("html", in.name)
+	if in.ellipsis != nil {
+		core.SetEllipsis(in.ellipsis)
+	}
+	if in.encoder != nil {
+		core.EncodeArchive(in.encoder)
+	}
+	pos := filter.StartPos
+	if len(in.bom) > 0 {
+		core.SetPos(pos)
+		core.Archive(in.bom, true)
+		pos = pos.Advance(in.bom)
+	}
+	maxTok := opts.MaxTokenSize
+	if maxTok <= 0 {
+		maxTok = DefaultMaxTokenSize
+	}
+	maxDepth := opts.MaxDepth
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxDepth
+	}
+	z := html.NewTokenizer(in.r)
+	z.SetMaxBuf(maxTok)
+	b := newBuilder(core, z, maxDepth, true)
+	d := &driver{b: b, core: core, z: z, dec: in.dec}
+	for {
+		top := b.top()
+		z.AllowCDATA(top != b.doc && top.ns != nsHTML)
+		tt := z.Next()
+		raw := z.Raw()
+		next := pos.Advance(raw)
+		core.SetPos(pos)
+		b.pos = pos
+		if tt == html.ErrorToken {
+			if z.Err() == io.EOF {
+				d.eof()
+				return b, nil
+			}
+			d.eof()
+			if errors.Is(z.Err(), html.ErrBufferExceeded) {
+				return b, limitError(pos, ErrTokenTooLong, maxTok)
+			}
+			return b, &filter.PosError{Pos: pos, Err: fmt.Errorf("reading: %w", z.Err())}
+		}
+		d.raw = append(d.raw[:0], raw...)
+		d.token(tt)
+		if b.depthErr {
+			d.eof()
+			return b, limitError(pos, ErrTooDeep, maxDepth)
+		}
+		pos = next
+	}
+}
+
+// driver feeds one token at a time to the builder and the archive copy.
+type driver struct {
+	b    *builder
+	core *filter.Core
+	z    *html.Tokenizer
+	dec  *encoding.Decoder // nil for UTF-8 input
+	raw  []byte            // the token's bytes, copied before Text() rewrites them
+	// yandexOpen: whether the Yandex toggle is on (tag and comment share it)
+}
+
+func (d *driver) token(tt html.TokenType) {
+	b, c := d.b, d.core
+	switch tt {
+	case html.TextToken:
+		b.tok = token{typ: tt, data: d.text()}
+		b.textOn, b.textOff = false, false
+		b.parseCurrentToken()
+		on := c.ArchiveOn(b.top().scope)
+		if b.textOff {
+			on = false
+		} else if b.textOn {
+			on = true
+		}
+		c.Archive(d.raw, on)
+	case html.StartTagToken, html.SelfClosingTagToken:
+		d.readTag(tt)
+		if b.tok.atom == 0 && b.tok.name == "noindex" {
+			c.Toggle(filter.DialectYandex, "<noindex>", filter.NoIndex, 0)
+		}
+		b.tokNode = nil
+		b.parseCurrentToken()
+		if b.tokNode == nil {
+			c.Archive(d.raw, c.ArchiveOn(b.top().scope))
+			return
+		}
+		parentOn, selfOn := c.ArchiveOn(b.tokParent), c.ArchiveOn(b.tokScope)
+		switch {
+		case parentOn && !selfOn && b.tokVoid:
+			c.Elide()
+		case parentOn && !selfOn:
+			c.Archive(d.raw, true)
+			c.Elide()
+		default:
+			c.Archive(d.raw, parentOn || selfOn)
+		}
+	case html.EndTagToken:
+		before := c.ArchiveOn(b.top().scope)
+		d.readTag(tt)
+		b.parseCurrentToken()
+		if b.tok.atom == 0 && b.tok.name == "noindex" {
+			c.Toggle(filter.DialectYandex, "</noindex>", 0, filter.NoIndex)
+		}
+		c.Archive(d.raw, before || c.ArchiveOn(b.top().scope))
+	case html.CommentToken:
+		before := c.ArchiveOn(b.top().scope)
+		data := d.z.Text()
+		b.tok = token{typ: tt, data: data}
+		b.parseCurrentToken()
+		CommentMarker(c, data)
+		c.Archive(d.raw, before || c.ArchiveOn(b.top().scope))
+	case html.DoctypeToken:
+		b.tok = token{typ: tt, data: d.z.Text()}
+		b.parseCurrentToken()
+		c.Archive(d.raw, c.ArchiveOn(b.top().scope))
+	}
+}
+
+// text returns the current text token's character data as UTF-8.
+func (d *driver) text() []byte {
+	if d.dec == nil {
+		return d.z.Text()
+	}
+	// The tokenizer saw the document's own bytes; decode them first, then
+	// resolve character references (which are Unicode, not the charset).
+	out, err := d.dec.Bytes(d.raw)
+	if err != nil {
+		out = bytes.ToValidUTF8(d.raw, []byte("\uFFFD"))
+	}
+	switch d.b.top().atom {
+	case a.Script, a.Style, a.Xmp, a.Iframe, a.Noembed, a.Noframes, a.Noscript, a.Plaintext:
+		return out
+	}
+	if bytes.IndexByte(out, '&') < 0 {
+		return out
+	}
+	return []byte(html.UnescapeString(string(out)))
+}
+
+// readTag fills the builder's token from a tag, looking at every attribute
+// once and keeping those the builder and the core need.
+func (d *driver) readTag(tt html.TokenType) {
+	t := &d.b.tok
+	attrs := t.attrs[:0]
+	*t = token{typ: tt, attrs: attrs}
+	name, more := d.z.TagName()
+	t.atom = a.Lookup(name)
+	if t.atom != 0 {
+		t.name = t.atom.String()
+	} else {
+		t.name = intern(name)
+	}
+	for more {
+		var k, v []byte
+		k, v, more = d.z.TagAttr()
+		if d.dec != nil && hasHighBytes(v) {
+			if dv, err := d.dec.Bytes(v); err == nil {
+				v = dv
+			}
+		}
+		t.attrs = append(t.attrs, attr{key: k, val: v})
+		switch string(k) {
+		case "class":
+			t.class, t.hasClass = v, true
+		case "href":
+			t.href, t.hasHref = v, true
+		case "src":
+			t.src, t.hasSrc = v, true
+		case "rel":
+			t.rel = v
+		case "xlink:href":
+			t.xlinkHref, t.hasXlinkHref = v, true
+		case "data-nosnippet":
+			t.noSnippet = true
+		}
+	}
+}
+
+func hasHighBytes(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// internTable keeps the names of unknown elements (custom elements) so a
+// page full of them does not allocate a string per tag.
+var internTable = map[string]string{}
+
+const maxInterned = 4096
+
+func intern(b []byte) string {
+	if s, ok := internTable[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(internTable) < maxInterned {
+		internTable[s] = s
+	}
+	return s
+}
+
+// eof ends the document: the parser's end-of-file handling, then every
+// element still open closes.
+func (d *driver) eof() {
+	b := d.b
+	b.tok = token{typ: html.ErrorToken}
+	b.parseCurrentToken()
+	b.popTo(0)
+	for len(b.afe) > 0 {
+		n := b.afe[len(b.afe)-1]
+		b.afe = b.afe[:len(b.afe)-1]
+		if n != scopeMarker {
+			n.inAFE = false
+			b.maybeFree(n)
+		}
+	}
+	b.pin(&b.head, nil)
+	b.pin(&b.form, nil)
+}
+
+// CommentMarker recognises the comment dialects: Yandex <!--noindex--> and
+// <!--/noindex-->, and the Google Search Appliance googleoff/googleon. The
+// XML pipeline shares it: comments mean the same there.
+func CommentMarker(c *filter.Core, data []byte) {
+	s := strings.TrimSpace(string(data))
+	if len(s) > 64 {
+		return
+	}
+	low := strings.ToLower(s)
+	switch low {
+	case "noindex":
+		c.Toggle(filter.DialectYandex, "<!--"+s+"-->", filter.NoIndex, 0)
+		return
+	case "/noindex":
+		c.Toggle(filter.DialectYandex, "<!--"+s+"-->", 0, filter.NoIndex)
+		return
+	}
+	var on bool
+	switch {
+	case strings.HasPrefix(low, "googleoff:"):
+		low = low[len("googleoff:"):]
+	case strings.HasPrefix(low, "googleon:"):
+		low, on = low[len("googleon:"):], true
+	default:
+		return
+	}
+	var sw filter.Switch
+	for _, f := range strings.FieldsFunc(low, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '|' }) {
+		switch f {
+		case "index":
+			sw |= filter.NoIndex
+		case "anchor":
+			sw |= filter.NoAnchorText
+		case "snippet":
+			sw |= filter.NoArchive
+		case "all":
+			sw |= filter.NoIndex | filter.NoAnchorText | filter.NoArchive
+		default:
+			c.Warn(c.Pos(), "unknown flag %q in <!--%s-->; ignored", f, s)
+		}
+	}
+	if sw == 0 {
+		return
+	}
+	if on {
+		c.Toggle(filter.DialectGoogleOff, "<!--"+s+"-->", 0, sw)
+	} else {
+		c.Toggle(filter.DialectGoogleOff, "<!--"+s+"-->", sw, 0)
+	}
+}

@@ -1,0 +1,490 @@
+package htmlstream
+
+import (
+	"hash/maphash"
+
+	"github.com/robofilter/robofilter/filter"
+	"golang.org/x/net/html"
+	a "golang.org/x/net/html/atom"
+)
+
+// node is an element the HTML parser would have in its tree, kept only
+// while it can still matter: while it is open (on the stack of open
+// elements, or an ancestor of one), in the list of active formatting
+// elements, or pointed at as the head or form element. Closed nodes go back
+// to a free list, so memory follows nesting depth, not document size.
+type node struct {
+	atom        a.Atom
+	name        string // lower-cased tag name (interned)
+	ns          uint8
+	parent      *node // DOM parent, valid while the node is open
+	open        int32 // 1 while on the stack, plus one per open child
+	onStack     bool
+	inAFE       bool
+	pinned      uint8 // head and form element pointers
+	hasChild    bool  // the DOM node has a child (pre/textarea newline rule)
+	hadClass    bool  // html/body: a later tag of the same name cannot add a class
+	integration bool  // an HTML integration point (foreign content)
+	scope       filter.Scope
+	layout      filter.Layout
+	pos         filter.Pos
+	fmtKey      uint64 // formatting elements: identity of the attributes (Noah's Ark)
+	saved       savedAttrs
+}
+
+// savedAttrs is what cloning a formatting element needs of its attributes.
+type savedAttrs struct {
+	class, href, rel []byte
+	hasHref          bool
+	noSnippet        bool
+}
+
+// scopeMarker separates the active formatting elements of nested scopes.
+var scopeMarker = &node{name: "#marker"}
+
+type insertionMode func(*builder) bool
+
+// token is the builder's view of the current token.
+type token struct {
+	typ         html.TokenType
+	atom        a.Atom
+	name        string
+	data        []byte // text, comment or doctype
+	attrs       []attr
+	selfClosing bool
+	implied     bool
+
+	// Attributes the builder and the core look at, found in one pass.
+	class, href, src, rel, xlinkHref     []byte
+	hasClass, hasHref, hasSrc, noSnippet bool
+	hasXlinkHref                         bool
+}
+
+type attr struct {
+	key, val []byte
+}
+
+func (t *token) attr(key string) ([]byte, bool) {
+	for i := range t.attrs {
+		if string(t.attrs[i].key) == key {
+			return t.attrs[i].val, true
+		}
+	}
+	return nil, false
+}
+
+var fmtSeed = maphash.MakeSeed()
+
+// builder is the HTML tree construction algorithm (the one html.Parse
+// implements) without the tree: it keeps the stack of open elements and
+// the list of active formatting elements, and tells the core where each
+// element, text and comment lands.
+type builder struct {
+	core *filter.Core
+	z    *html.Tokenizer
+	tok  token
+
+	doc             *node
+	oe              []*node
+	afe             []*node
+	head, form      *node
+	im, originalIM  insertionMode
+	templateStack   []insertionMode
+	framesetOK      bool
+	quirks          bool
+	fosterParenting bool
+	selfClosing     bool
+	ignoreRest      bool
+	headEnded       bool
+
+	free     []*node
+	maxDepth int
+	depthErr bool
+	pos      filter.Pos
+	links    bool // links are wanted: keep href/rel of <a> for clones
+
+	// What the current token did, for the archive copy.
+	tokNode    *node        // the element created for the token itself
+	tokParent  filter.Scope // the scope it was inserted in
+	tokScope   filter.Scope // its own scope
+	tokVoid    bool         // it has no content (void, or self-closed foreign)
+	textOff    bool         // some text of the token landed in a no-archive scope
+	textOn     bool         // some text of the token landed in an archived scope
+	refreshGen uint32
+
+	// Counters of the two places where a stream cannot follow the tree
+	// exactly (tests report them): content foster-parented out of a table
+	// (the tree puts it before the table; the stream keeps source order),
+	// adoption-agency moves of content already written, and a <frameset>
+	// that removes a body holding only whitespace-like text, and a second
+	// <html> or <body> tag that adds a class to an element already written.
+	fostered, adopted, removedBody, lateClass int
+}
+
+func newBuilder(core *filter.Core, z *html.Tokenizer, maxDepth int, links bool) *builder {
+	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth, links: links}
+	b.doc = &node{name: "#document", open: 1, scope: core.Root()}
+	b.im = initialIM
+	return b
+}
+
+func (b *builder) top() *node {
+	if len(b.oe) > 0 {
+		return b.oe[len(b.oe)-1]
+	}
+	return b.doc
+}
+
+func (b *builder) alloc() *node {
+	if k := len(b.free); k > 0 {
+		n := b.free[k-1]
+		b.free = b.free[:k-1]
+		return n
+	}
+	return &node{}
+}
+
+// maybeFree returns a node nobody refers to any more to the free list.
+func (b *builder) maybeFree(n *node) {
+	if n.open != 0 || n.inAFE || n.pinned != 0 || n == b.doc || n == scopeMarker {
+		return
+	}
+	saved := n.saved
+	*n = node{}
+	n.saved = savedAttrs{class: saved.class[:0], href: saved.href[:0], rel: saved.rel[:0]}
+	b.free = append(b.free, n)
+}
+
+// decOpen drops one reason a node is open; a node that is no longer open
+// can receive no more content: its layout boundary, link and region end.
+func (b *builder) decOpen(n *node) {
+	for n != nil {
+		n.open--
+		if n.open > 0 || n == b.doc {
+			return
+		}
+		b.core.Close(n.scope, n.layout)
+		b.core.Release(n.scope)
+		p := n.parent
+		n.parent = nil
+		b.maybeFree(n)
+		n = p
+	}
+}
+
+func (b *builder) setParent(n, p *node) {
+	n.parent = p
+	if p != nil {
+		p.open++
+		p.hasChild = true
+	}
+}
+
+// reparent moves an open node under a new parent.
+func (b *builder) reparent(n, p *node) {
+	old := n.parent
+	if old == p {
+		return
+	}
+	b.setParent(n, p)
+	if old != nil {
+		b.decOpen(old)
+	}
+}
+
+func (b *builder) push(n *node) {
+	n.onStack = true
+	n.open++
+	b.oe = append(b.oe, n)
+	if b.maxDepth > 0 && len(b.oe) > b.maxDepth {
+		b.depthErr = true
+	}
+}
+
+// pop removes the current node from the stack.
+func (b *builder) pop() *node {
+	n := b.oe[len(b.oe)-1]
+	b.oe = b.oe[:len(b.oe)-1]
+	n.onStack = false
+	b.decOpen(n)
+	return n
+}
+
+// popTo pops until the stack has length i.
+func (b *builder) popTo(i int) {
+	for len(b.oe) > i {
+		b.pop()
+	}
+}
+
+func (b *builder) indexOf(n *node) int {
+	for i := len(b.oe) - 1; i >= 0; i-- {
+		if b.oe[i] == n {
+			return i
+		}
+	}
+	return -1
+}
+
+// removeFromStack takes n off the stack wherever it is.
+func (b *builder) removeFromStack(n *node) {
+	i := b.indexOf(n)
+	if i < 0 {
+		return
+	}
+	copy(b.oe[i:], b.oe[i+1:])
+	b.oe = b.oe[:len(b.oe)-1]
+	n.onStack = false
+	b.decOpen(n)
+}
+
+func (b *builder) stackContains(x a.Atom) bool {
+	for _, n := range b.oe {
+		if n.atom == x && n.ns == nsHTML {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) afeIndex(n *node) int {
+	for i := len(b.afe) - 1; i >= 0; i-- {
+		if b.afe[i] == n {
+			return i
+		}
+	}
+	return -1
+}
+
+func (b *builder) afeRemove(n *node) {
+	i := b.afeIndex(n)
+	if i < 0 {
+		return
+	}
+	copy(b.afe[i:], b.afe[i+1:])
+	b.afe = b.afe[:len(b.afe)-1]
+	n.inAFE = false
+	b.maybeFree(n)
+}
+
+func (b *builder) afeInsert(i int, n *node) {
+	b.afe = append(b.afe, nil)
+	copy(b.afe[i+1:], b.afe[i:])
+	b.afe[i] = n
+	n.inAFE = true
+}
+
+func (b *builder) pin(slot **node, n *node) {
+	if old := *slot; old != nil {
+		old.pinned--
+		b.maybeFree(old)
+	}
+	*slot = n
+	if n != nil {
+		n.pinned++
+	}
+}
+
+// Scopes (the HTML parser's "has an element in scope" variants).
+type scopeKind int
+
+const (
+	defaultScope scopeKind = iota
+	listItemScope
+	buttonScope
+	tableScope
+	tableRowScope
+	tableBodyScope
+)
+
+func isDefaultScopeStop(n *node) bool {
+	switch n.ns {
+	case nsHTML:
+		switch n.atom {
+		case a.Applet, a.Caption, a.Html, a.Table, a.Td, a.Th, a.Marquee, a.Object, a.Template, a.Select:
+			return true
+		}
+	case nsMath:
+		switch n.atom {
+		case a.AnnotationXml, a.Mi, a.Mn, a.Mo, a.Ms, a.Mtext:
+			return true
+		}
+	case nsSVG:
+		switch n.atom {
+		case a.Desc, a.ForeignObject, a.Title:
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) indexOfElementInScope(s scopeKind, match ...a.Atom) int {
+	for i := len(b.oe) - 1; i >= 0; i-- {
+		n := b.oe[i]
+		if n.ns == nsHTML {
+			for _, t := range match {
+				if t == n.atom {
+					return i
+				}
+			}
+			switch s {
+			case listItemScope:
+				if n.atom == a.Ol || n.atom == a.Ul {
+					return -1
+				}
+			case buttonScope:
+				if n.atom == a.Button {
+					return -1
+				}
+			case tableScope:
+				if n.atom == a.Html || n.atom == a.Table || n.atom == a.Template {
+					return -1
+				}
+			}
+		}
+		switch s {
+		case defaultScope, listItemScope, buttonScope:
+			if isDefaultScopeStop(n) {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+func (b *builder) elementInScope(s scopeKind, match ...a.Atom) bool {
+	return b.indexOfElementInScope(s, match...) != -1
+}
+
+func (b *builder) popUntil(s scopeKind, match ...a.Atom) bool {
+	if i := b.indexOfElementInScope(s, match...); i != -1 {
+		b.popTo(i)
+		return true
+	}
+	return false
+}
+
+func (b *builder) clearStackToContext(s scopeKind) {
+	for i := len(b.oe) - 1; i >= 0; i-- {
+		x := b.oe[i].atom
+		switch s {
+		case tableScope:
+			if x == a.Html || x == a.Table || x == a.Template {
+				b.popTo(i + 1)
+				return
+			}
+		case tableRowScope:
+			if x == a.Html || x == a.Tr || x == a.Template {
+				b.popTo(i + 1)
+				return
+			}
+		case tableBodyScope:
+			if x == a.Html || x == a.Tbody || x == a.Tfoot || x == a.Thead || x == a.Template {
+				b.popTo(i + 1)
+				return
+			}
+		}
+	}
+}
+
+func (b *builder) generateImpliedEndTags(except ...a.Atom) {
+	i := len(b.oe) - 1
+loop:
+	for ; i >= 0; i-- {
+		n := b.oe[i]
+		switch n.atom {
+		case a.Dd, a.Dt, a.Li, a.Optgroup, a.Option, a.P, a.Rb, a.Rp, a.Rt, a.Rtc:
+			for _, e := range except {
+				if n.atom == e {
+					break loop
+				}
+			}
+			continue
+		}
+		break
+	}
+	b.popTo(i + 1)
+}
+
+func (b *builder) shouldFosterParent() bool {
+	if b.fosterParenting {
+		switch b.top().atom {
+		case a.Table, a.Tbody, a.Tfoot, a.Thead, a.Tr:
+			return true
+		}
+	}
+	return false
+}
+
+// fosterTarget is where foster-parented content lands: before the last
+// table, so in the table's parent.
+func (b *builder) fosterTarget() *node {
+	i, j := -1, -1
+	for k := len(b.oe) - 1; k >= 0; k-- {
+		if b.oe[k].atom == a.Table {
+			i = k
+			break
+		}
+	}
+	for k := len(b.oe) - 1; k >= 0; k-- {
+		if b.oe[k].atom == a.Template {
+			j = k
+			break
+		}
+	}
+	if j != -1 && (i == -1 || j > i) {
+		return b.oe[j]
+	}
+	if i == -1 {
+		return b.oe[0]
+	}
+	if p := b.oe[i].parent; p != nil {
+		return p
+	}
+	return b.oe[i-1]
+}
+
+func (b *builder) insertionTarget() *node {
+	if b.shouldFosterParent() {
+		b.fostered++
+		return b.fosterTarget()
+	}
+	return b.top()
+}
+
+// addText inserts character data where the parser would.
+func (b *builder) addText(text []byte) {
+	if len(text) == 0 {
+		return
+	}
+	t := b.insertionTarget()
+	t.hasChild = true
+	b.noteText(t.scope)
+	b.core.Text(t.scope, text)
+}
+
+func (b *builder) noteText(s filter.Scope) {
+	if b.core.ArchiveOn(s) {
+		b.textOn = true
+	} else {
+		b.textOff = true
+	}
+}
+
+// addComment notes a comment child of the current node (it counts as a
+// first child for the pre/textarea newline rule).
+func (b *builder) addComment() {
+	b.top().hasChild = true
+}
+
+// refresh recomputes the scopes of the open elements from index i up,
+// after the adoption agency moved some of them.
+func (b *builder) refresh(from int) {
+	b.refreshGen++
+	for i := from; i < len(b.oe); i++ {
+		n := b.oe[i]
+		if n.parent != nil {
+			n.scope = b.core.Rescope(n.parent.scope, n.scope)
+		}
+	}
+}

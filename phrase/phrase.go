@@ -1,0 +1,204 @@
+// Package phrase writes indexable text in robofilter's plain text format
+// (SPEC section 5): whitespace runs collapse to one space, a block boundary
+// ends a line, and a phrase break is an empty line, written wherever an
+// excluded region was, never at the start, at the end, or twice in a row.
+//
+// A Writer is a write filter in the manner of text/tabwriter: separators are
+// deferred until the next word shows they are needed, so nothing is ever
+// taken back, and Flush ends the output with one newline if it is not empty.
+// Memory does not grow with the text: words pass straight through (plain
+// mode) or through one bounded line buffer (line mode).
+package phrase
+
+import (
+	"bufio"
+	"io"
+)
+
+// sep is a deferred separator; a larger one absorbs smaller ones.
+type sep uint8
+
+const (
+	sepNone sep = iota
+	sepSpace
+	sepLine
+	sepPhrase
+)
+
+// MaxLineChunk bounds the line buffer of line mode: a longer line is handed
+// over in pieces of at most this many bytes, with the same line number.
+const MaxLineChunk = 64 << 10
+
+// Line is one output line in line mode. Phrase and Number count from 1;
+// Number counts lines across the whole document.
+type Line struct {
+	Phrase int
+	Number int
+	Text   []byte // borrowed: valid only during the callback
+}
+
+// Writer turns text pieces and boundaries into the plain text format.
+type Writer struct {
+	out     *bufio.Writer
+	onLine  func(Line) error
+	line    []byte
+	pending sep
+	started bool // a word has been written
+	inLine  bool // the current line has a word
+	phrase  int
+	lineNo  int
+	err     error
+}
+
+// NewWriter writes the plain text format to w.
+func NewWriter(w io.Writer) *Writer {
+	return &Writer{out: bufio.NewWriterSize(w, 32<<10), phrase: 1, lineNo: 1}
+}
+
+// NewLineWriter calls fn for every line instead of writing text (line mode),
+// so a caller can emit records (JSON Lines) without re-parsing the text.
+func NewLineWriter(fn func(Line) error) *Writer {
+	return &Writer{onLine: fn, phrase: 1, lineNo: 1}
+}
+
+// isSpace is HTML's ASCII whitespace.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
+}
+
+// Text adds character data. Whitespace runs (and no-break spaces) separate
+// words; text without whitespace at its edges glues to its neighbours, so
+// `<b>wo</b>rd` gives "word".
+func (w *Writer) Text(b []byte) {
+	start := -1 // start of the pending run of words
+	i := 0
+	for i < len(b) {
+		c := b[i]
+		n := 0
+		switch {
+		case isSpace(c):
+			n = 1
+		case c == 0xC2 && i+1 < len(b) && b[i+1] == 0xA0:
+			n = 2
+		}
+		if n == 0 {
+			if start < 0 {
+				start = i
+			}
+			i++
+			continue
+		}
+		// A single ' ' between two words stays inside the run.
+		if c == ' ' && start >= 0 && i+1 < len(b) && !isSpace(b[i+1]) && b[i+1] != 0xC2 {
+			i++
+			continue
+		}
+		if start >= 0 {
+			w.words(b[start:i])
+			start = -1
+		}
+		if w.pending < sepSpace {
+			w.pending = sepSpace
+		}
+		i += n
+	}
+	if start >= 0 {
+		w.words(b[start:])
+	}
+}
+
+// words writes a run of words (no leading or trailing whitespace, single
+// spaces inside) after the pending separator.
+func (w *Writer) words(b []byte) {
+	switch {
+	case !w.started:
+	case w.pending == sepPhrase:
+		w.endLine()
+		w.phrase++
+		w.put([]byte("\n\n"))
+	case w.pending == sepLine:
+		if w.inLine {
+			w.endLine()
+			w.put([]byte("\n"))
+		}
+	case w.pending == sepSpace:
+		if w.inLine {
+			w.put([]byte(" "))
+		}
+	}
+	w.pending = sepNone
+	w.started = true
+	w.inLine = true
+	w.put(b)
+}
+
+// Space marks a word boundary that is not in the text (a table cell).
+func (w *Writer) Space() {
+	if w.pending < sepSpace {
+		w.pending = sepSpace
+	}
+}
+
+// LineBreak marks a block boundary.
+func (w *Writer) LineBreak() {
+	if w.pending < sepLine {
+		w.pending = sepLine
+	}
+}
+
+// Break marks an excluded region: the words before and after it are in
+// different phrases.
+func (w *Writer) Break() { w.pending = sepPhrase }
+
+// Started reports whether any word has been written.
+func (w *Writer) Started() bool { return w.started }
+
+func (w *Writer) put(b []byte) {
+	if w.err != nil {
+		return
+	}
+	if w.onLine == nil {
+		_, w.err = w.out.Write(b)
+		return
+	}
+	if b[0] == '\n' {
+		return // line mode: line ends are the records themselves
+	}
+	for len(w.line)+len(b) > MaxLineChunk {
+		k := MaxLineChunk - len(w.line)
+		w.line = append(w.line, b[:k]...)
+		b = b[k:]
+		w.emit()
+	}
+	w.line = append(w.line, b...)
+}
+
+// endLine hands the finished line over in line mode.
+func (w *Writer) endLine() {
+	if w.onLine != nil && w.err == nil && len(w.line) > 0 {
+		w.emit()
+	}
+	w.lineNo++
+	w.inLine = false
+}
+
+func (w *Writer) emit() {
+	w.err = w.onLine(Line{Phrase: w.phrase, Number: w.lineNo, Text: w.line})
+	w.line = w.line[:0]
+}
+
+// Flush ends the output: one final newline if anything was written. The
+// Writer must not be used after Flush.
+func (w *Writer) Flush() error {
+	if w.started {
+		if w.onLine != nil {
+			w.endLine()
+		} else {
+			w.put([]byte("\n"))
+		}
+	}
+	if w.out != nil && w.err == nil {
+		w.err = w.out.Flush()
+	}
+	return w.err
+}

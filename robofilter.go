@@ -1,0 +1,141 @@
+// Package robofilter reads an HTML or XML document once, as a stream, and
+// produces what a web indexing pipeline needs, honouring every way authors
+// tell robots what to skip: the indexable text (with phrase breaks where
+// excluded regions were), an archive-safe copy (with ellipses where
+// no-archive regions were) and the followable links.
+//
+// Process feeds any subset of the outputs from one pass over an io.Reader;
+// Filter is the convenience that collects all of them in memory. The
+// behaviour contract is SPEC.md in the project's shared documents; the
+// README says where the project chose for itself.
+package robofilter
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/htmlstream"
+	"github.com/robofilter/robofilter/phrase"
+)
+
+// Format is the input format.
+type Format int
+
+const (
+	Auto Format = iota // XML if the document starts with an XML declaration, else HTML
+	HTML
+	XML
+)
+
+// Options configure a run: the robots options of the core plus the input.
+type Options struct {
+	filter.Options
+	Format       Format
+	Charset      string // overrides charset detection
+	ContentType  string // an HTTP Content-Type header, for its charset
+	MaxDepth     int    // 0: the default nesting limit
+	MaxTokenSize int    // 0: the default token size limit
+}
+
+// Outputs say where each result goes; nil fields are not produced.
+type Outputs = filter.Outputs
+
+// Result is what a run found besides its outputs: directives and warnings.
+type Result = filter.Result
+
+// errNoXML is returned for XML input when no XML pipeline is linked in.
+var errNoXML = fmt.Errorf("XML input is not supported by this build")
+
+// xmlRunner runs the XML pipeline (xml.go sets it).
+var xmlRunner func(r io.Reader, core *filter.Core, opts Options) error
+
+// Process reads the document from r once and feeds every output in out.
+// The error is non-nil for unreadable input, exceeded limits and XML that
+// is not well-formed; everything before the failure has been written, and
+// the Result is returned in every case where the run started.
+func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
+	core, err := filter.NewCore(opts.Options, out)
+	if err != nil {
+		return nil, err
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	format := opts.Format
+	if format == Auto {
+		format = Sniff(br)
+	}
+	switch format {
+	case XML:
+		if xmlRunner == nil {
+			err = errNoXML
+		} else {
+			err = xmlRunner(br, core, opts)
+		}
+	default:
+		err = htmlstream.Run(br, core, htmlstream.Options{
+			MaxDepth: opts.MaxDepth, MaxTokenSize: opts.MaxTokenSize,
+			Charset: opts.Charset, ContentType: opts.ContentType,
+		})
+	}
+	res, ferr := core.Finish()
+	if err == nil {
+		err = ferr
+	}
+	return res, err
+}
+
+// Sniff peeks at a buffered document and says whether it is XML: it starts,
+// after an optional byte order mark and whitespace, with an XML declaration.
+// UTF-16 documents are recognised by their BOM.
+func Sniff(br *bufio.Reader) Format {
+	head, _ := br.Peek(512)
+	switch {
+	case bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")):
+		head = head[3:]
+	case bytes.HasPrefix(head, []byte("\xFF\xFE")), bytes.HasPrefix(head, []byte("\xFE\xFF")):
+		// UTF-16: look at every other byte.
+		var ascii []byte
+		start := 2
+		if head[0] == 0xFE {
+			start = 3
+		}
+		for i := start; i < len(head); i += 2 {
+			ascii = append(ascii, head[i])
+		}
+		head = ascii
+	}
+	head = bytes.TrimLeft(head, " \t\r\n")
+	if bytes.HasPrefix(head, []byte("<?xml")) && len(head) > 5 && (head[5] == ' ' || head[5] == '\t' || head[5] == '\r' || head[5] == '\n') {
+		return XML
+	}
+	return HTML
+}
+
+// Document is every output of one run, in memory.
+type Document struct {
+	Text        string        // indexable text, plain format
+	ArchiveText string        // text of the archive copy, with ellipses
+	Archive     []byte        // archive-safe copy
+	Links       []filter.Link // every link, followed or not
+	Regions     []filter.Region
+	Result      *Result
+}
+
+// Filter runs all outputs over r in one pass and returns them. For large
+// inputs, prefer Process with writers: Filter holds every output in memory.
+func Filter(r io.Reader, opts Options) (*Document, error) {
+	var text, snip, archive bytes.Buffer
+	doc := &Document{}
+	out := Outputs{
+		Text:        phrase.NewWriter(&text),
+		ArchiveText: phrase.NewWriter(&snip),
+		Archive:     &archive,
+		Link:        func(l filter.Link) error { doc.Links = append(doc.Links, l); return nil },
+		Region:      func(r filter.Region) error { doc.Regions = append(doc.Regions, r); return nil },
+	}
+	res, err := Process(r, opts, out)
+	doc.Text, doc.ArchiveText, doc.Archive, doc.Result = text.String(), snip.String(), archive.Bytes(), res
+	return doc, err
+}
