@@ -495,16 +495,20 @@ func (c *Core) Text(s Scope, b []byte) {
 	if s.Hidden || len(b) == 0 {
 		return
 	}
-	off := s.Off | c.flat | c.docOff
-	if off&NoIndex != 0 {
-		c.heldText.brk(c)
-		return
-	}
 	if !utf8.Valid(b) {
 		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
 	}
-	c.heldText.text(c, b, off&NoArchive != 0)
-	if a := s.anchor; a != nil && off&NoAnchorText == 0 && len(a.text) < MaxAnchorText {
+	off := s.Off | c.flat | c.docOff
+	if off&NoIndex != 0 {
+		c.heldText.brk(c)
+	} else {
+		c.heldText.text(c, b, off&NoArchive != 0)
+	}
+	// Anchor text is the link's indexable text, except that googleoff:
+	// index keeps words off this page but not off the linked one (only
+	// googleoff: anchor does that, as in the Search Appliance).
+	anchorOff := s.Off | c.docOff | c.flatBy[0] | c.flatBy[1]&^NoIndex
+	if a := s.anchor; a != nil && anchorOff&(NoIndex|NoAnchorText) == 0 && len(a.text) < MaxAnchorText {
 		room := MaxAnchorText - len(a.text)
 		if len(b) > room {
 			b = b[:room]

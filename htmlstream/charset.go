@@ -21,6 +21,7 @@ type input struct {
 	dec      *encoding.Decoder // decodes text of an ASCII-compatible charset; nil for UTF-8
 	ellipsis []byte            // the ellipsis in the document's charset, if not UTF-8
 	encoder  *encoding.Encoder // re-encodes the archive copy of a decoded input
+	fallback *encoding.Decoder // decodes text that is not valid UTF-8 in an unlabeled document
 }
 
 // prescanSize is how much the charset prescan looks at (as browsers do).
@@ -59,7 +60,17 @@ func openInput(r io.Reader, opts Options) (*input, error) {
 		}
 		enc, name = e, n
 	default:
-		enc, name, _ = charset.DetermineEncoding(head, opts.ContentType)
+		var certain bool
+		enc, name, certain = charset.DetermineEncoding(head, opts.ContentType)
+		if !certain && name == "windows-1252" && !hasHighBytes(head) {
+			// Nothing labels the document and its first KiB is plain ASCII:
+			// the prescan's windows-1252 is a guess. Most such pages are
+			// UTF-8 today; read them so, and fall back to windows-1252 only
+			// for text that is not valid UTF-8.
+			in.name = "utf-8"
+			in.fallback = enc.NewDecoder()
+			return in, nil
+		}
 	}
 	in.name = name
 	switch {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
 	"golang.org/x/net/html"
@@ -78,7 +79,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	z := html.NewTokenizer(in.r)
 	z.SetMaxBuf(maxTok)
 	b := newBuilder(core, z, maxDepth, true)
-	d := &driver{b: b, core: core, z: z, dec: in.dec}
+	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback}
 	for {
 		top := b.top()
 		z.AllowCDATA(top != b.doc && top.ns != nsHTML)
@@ -114,7 +115,10 @@ type driver struct {
 	core *filter.Core
 	z    *html.Tokenizer
 	dec  *encoding.Decoder // nil for UTF-8 input
-	raw  []byte            // the token's bytes, copied before Text() rewrites them
+	// fallback decodes a text token that is not valid UTF-8 in a document
+	// no label declares (see openInput).
+	fallback *encoding.Decoder
+	raw      []byte // the token's bytes, copied before Text() rewrites them
 	// yandexOpen: whether the Yandex toggle is on (tag and comment share it)
 }
 
@@ -178,11 +182,19 @@ func (d *driver) token(tt html.TokenType) {
 // text returns the current text token's character data as UTF-8.
 func (d *driver) text() []byte {
 	if d.dec == nil {
-		return d.z.Text()
+		t := d.z.Text()
+		if d.fallback == nil || utf8.Valid(t) {
+			return t
+		}
+		return d.decodeRaw(d.fallback)
 	}
-	// The tokenizer saw the document's own bytes; decode them first, then
-	// resolve character references (which are Unicode, not the charset).
-	out, err := d.dec.Bytes(d.raw)
+	return d.decodeRaw(d.dec)
+}
+
+// decodeRaw decodes the token's own bytes, then resolves character
+// references (which are Unicode, not the charset).
+func (d *driver) decodeRaw(dec *encoding.Decoder) []byte {
+	out, err := dec.Bytes(d.raw)
 	if err != nil {
 		out = bytes.ToValidUTF8(d.raw, []byte("\uFFFD"))
 	}
