@@ -550,17 +550,34 @@ func (c *Core) Toggle(d Dialects, marker string, off, on Switch) {
 	}
 	before := c.flat
 	st := &c.flatBy[k]
-	for i := 0; i < 4; i++ {
-		bit := Switch(1 << i)
-		switch {
-		case off&bit != 0 && *st&bit == 0:
-			r := &Region{Dialect: dialectName(d), Marker: marker, Off: bit, Line: c.pos.Line, Col: c.pos.Col, start: c.pos}
-			c.flatOpen[k][i] = r
-		case on&bit != 0 && *st&bit != 0:
-			if r := c.flatOpen[k][i]; r != nil && c.out.Region != nil {
-				c.endRegion(r)
+	if opening := off &^ *st; opening != 0 {
+		r := &Region{Dialect: dialectName(d), Marker: marker, Off: opening, Line: c.pos.Line, Col: c.pos.Col, start: c.pos}
+		for i := 0; i < 4; i++ {
+			if opening&(1<<i) != 0 {
+				c.flatOpen[k][i] = r
 			}
-			c.flatOpen[k][i] = nil
+		}
+	}
+	if closing := on & *st; closing != 0 {
+		// One record per region; a googleon that ends part of a region
+		// reports that part and leaves the rest open.
+		for i := 0; i < 4; i++ {
+			r := c.flatOpen[k][i]
+			if r == nil || closing&(1<<i) == 0 {
+				continue
+			}
+			part := r.Off & closing
+			for j := 0; j < 4; j++ {
+				if part&(1<<j) != 0 {
+					c.flatOpen[k][j] = nil
+				}
+			}
+			if c.out.Region != nil {
+				done := *r
+				done.Off = part
+				c.endRegion(&done)
+			}
+			r.Off &^= part
 		}
 	}
 	*st = (*st | off) &^ on
@@ -634,13 +651,19 @@ func (c *Core) Finish() (*Result, error) {
 	}
 	c.flushLinks()
 	for k := range c.flatOpen {
-		for i, r := range c.flatOpen[k] {
-			if r != nil {
-				c.Warn(r.start, "%s region opened here is never closed; it runs to the end of the document", r.Marker)
-				if c.out.Region != nil {
-					c.endRegion(r)
+		for i := range c.flatOpen[k] {
+			r := c.flatOpen[k][i] // not a range copy: entries are cleared below
+			if r == nil {
+				continue
+			}
+			c.Warn(r.start, "%s region opened here is never closed; it runs to the end of the document", r.Marker)
+			if c.out.Region != nil {
+				c.endRegion(r)
+			}
+			for j := range c.flatOpen[k] {
+				if c.flatOpen[k][j] == r {
+					c.flatOpen[k][j] = nil
 				}
-				c.flatOpen[k][i] = nil
 			}
 		}
 	}

@@ -61,6 +61,10 @@ func usageError(_ *cli.Context, err error, _ bool) error {
 // run executes the app and turns its outcome into an exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
+	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && args[1] != "help" && app.Command(args[1]) == nil {
+		fmt.Fprintf(stderr, "robofilter: unknown command %q (see robofilter --help)\n", args[1])
+		return exitUsage
+	}
 	err := app.Run(permuteArgs(app, args))
 	if err == nil {
 		return exitOK

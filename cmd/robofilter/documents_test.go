@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs the app in-process and returns stdout, stderr and the status.
+func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"robofilter"}, args...), strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+const page = `<html><head><title>T</title></head><body>
+<p>word1 <b class="robots-noindex">secret</b> word2</p>
+<p class="robots-nofollow"><a href="/nf">nf</a></p>
+<a href="a.html">a</a> <img class="robots-noarchive" src="x.png">
+<p class="robots-noidnex">typo</p>
+</body></html>
+`
+
+func TestTextFromStdin(t *testing.T) {
+	out, errOut, code := runCLI(t, page, "text")
+	if code != 0 {
+		t.Fatalf("status %d, stderr %s", code, errOut)
+	}
+	if want := "T\nword1\n\nword2\nnf\na\ntypo\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+	if !strings.Contains(errOut, "robofilter: -:5:1: warning: <p>: unknown Robot Exclusion Profile class") {
+		t.Errorf("warning not in the SPEC's form: %q", errOut)
+	}
+}
+
+func TestQuietSuppressesWarnings(t *testing.T) {
+	_, errOut, code := runCLI(t, page, "text", "-q")
+	if code != 0 || errOut != "" {
+		t.Errorf("status %d, stderr %q", code, errOut)
+	}
+}
+
+func TestLinksResolvesAgainstBaseAndHonoursFlagsAfterTheFile(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "page.html")
+	if err := os.WriteFile(f, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI(t, "", "links", f, "--base", "https://example.com/dir/page.html")
+	if code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	if want := "https://example.com/dir/a.html\n"; out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+	out, _, _ = runCLI(t, page, "links", "--all", "-")
+	if want := "/nf\tnot followed: nofollow region\na.html\n"; out != want {
+		t.Errorf("--all: got %q, want %q", out, want)
+	}
+}
+
+func TestArchiveElidesAndKeepsEverythingElse(t *testing.T) {
+	out, _, code := runCLI(t, page, "archive")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	if want := strings.Replace(page, `<img class="robots-noarchive" src="x.png">`, "…", 1); out != want {
+		t.Errorf("got %q, want %q", out, want)
+	}
+	out, _, _ = runCLI(t, page, "archive", "--ellipsis", "[…]")
+	if !strings.Contains(out, "a</a> [...]") && !strings.Contains(out, "a</a> […]") {
+		t.Errorf("--ellipsis not used: %q", out)
+	}
+}
+
+func TestJSONLinesRecords(t *testing.T) {
+	out, _, code := runCLI(t, page, "links", "--all", "--format", "jsonl")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	var types []string
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		var rec map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatalf("not JSON: %q", sc.Text())
+		}
+		types = append(types, rec["type"].(string))
+		if rec["type"] == "link" && rec["url"] == "/nf" && rec["reason"] != "nofollow region" {
+			t.Errorf("no reason on a not-followed link: %v", rec)
+		}
+		if rec["type"] == "document" && rec["warnings"] == nil {
+			t.Errorf("document record without warnings: %v", rec)
+		}
+	}
+	if strings.Join(types, ",") != "link,link,document" {
+		t.Errorf("record types %v", types)
+	}
+}
+
+func TestUnreadableFileIsReportedAndOthersStillProcessed(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.html")
+	os.WriteFile(good, []byte("<p>fine</p>"), 0o644)
+	out, errOut, code := runCLI(t, "", "text", filepath.Join(dir, "missing.html"), good)
+	if code != 1 {
+		t.Errorf("status %d, want 1", code)
+	}
+	if out != "fine\n" || !strings.Contains(errOut, "missing.html") {
+		t.Errorf("stdout %q, stderr %q", out, errOut)
+	}
+}
+
+func TestUsageErrorsExitTwo(t *testing.T) {
+	for _, args := range [][]string{
+		{"text", "--format", "yaml"},
+		{"text", "--no-such-flag"},
+		{"links", "--xml", "--html"},
+		{"text", "--dialects", "klingon"},
+		{"text", "--base", "http://[::1"},
+		{"no-such-command"},
+	} {
+		_, errOut, code := runCLI(t, "", args...)
+		if code != 2 {
+			t.Errorf("%v: status %d, want 2 (stderr %q)", args, code, errOut)
+		}
+	}
+}
+
+func TestLimitExceededIsAClearErrorWithPosition(t *testing.T) {
+	deep := strings.Repeat("<div>", 50) + "x"
+	_, errOut, code := runCLI(t, deep, "text", "--max-depth", "10")
+	if code != 1 || !strings.Contains(errOut, "robofilter: -:1:") || !strings.Contains(errOut, "depth limit") {
+		t.Errorf("status %d, stderr %q", code, errOut)
+	}
+}
+
+func TestHelpHasExamplesAndVersionPrints(t *testing.T) {
+	for _, cmd := range []string{"text", "archive", "links", "check"} {
+		out, _, code := runCLI(t, "", cmd, "--help")
+		if code != 0 || !strings.Contains(out, "Examples:") {
+			t.Errorf("%s --help: status %d, no examples in %q", cmd, code, out)
+		}
+	}
+	out, _, code := runCLI(t, "", "--version")
+	if code != 0 || !strings.Contains(out, version) {
+		t.Errorf("--version: %d %q", code, out)
+	}
+}
+
+func TestCheckReportsRegionsLinksAndWarnings(t *testing.T) {
+	out, _, code := runCLI(t, page, "check")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	for _, want := range []string{
+		"document: index, follow, archive",
+		`<b> class="robots-noindex"  noindex  (profile`,
+		`/nf  nofollow region (class="robots-nofollow" at 3:1)`,
+		"unknown Robot Exclusion Profile class",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}

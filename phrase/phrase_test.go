@@ -1,0 +1,77 @@
+package phrase
+
+import (
+	"bytes"
+	"testing"
+)
+
+type op func(w *Writer)
+
+func text(s string) op { return func(w *Writer) { w.Text([]byte(s)) } }
+func line() op         { return func(w *Writer) { w.LineBreak() } }
+func brk() op          { return func(w *Writer) { w.Break() } }
+func space() op        { return func(w *Writer) { w.Space() } }
+
+func TestWriterPlainFormat(t *testing.T) {
+	tests := []struct {
+		name string
+		ops  []op
+		want string
+	}{
+		{"empty gives nothing", nil, ""},
+		{"whitespace runs collapse", []op{text("  a \t\n b  ")}, "a b\n"},
+		{"inline glue", []op{text("wo"), text("rd")}, "word\n"},
+		{"block ends a line", []op{text("a"), line(), text("b")}, "a\nb\n"},
+		{"no empty lines from blocks", []op{text("a"), line(), line(), text(" "), line(), text("b")}, "a\nb\n"},
+		{"phrase break is an empty line", []op{text("a"), brk(), text("b")}, "a\n\nb\n"},
+		{"no break at start", []op{brk(), text("a")}, "a\n"},
+		{"no break at end", []op{text("a"), brk()}, "a\n"},
+		{"no break twice", []op{text("a"), brk(), line(), brk(), text("b")}, "a\n\nb\n"},
+		{"space separates without a line", []op{text("a"), space(), text("b")}, "a b\n"},
+		{"no-break space separates words", []op{text("a\u00a0b")}, "a b\n"},
+		{"lines are trimmed", []op{text(" a "), line(), text(" b ")}, "a\nb\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			w := NewWriter(&buf)
+			for _, o := range tc.ops {
+				o(w)
+			}
+			if err := w.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			if buf.String() != tc.want {
+				t.Errorf("got %q, want %q", buf.String(), tc.want)
+			}
+		})
+	}
+}
+
+func TestLineWriterNumbersPhrasesAndSplitsLongLines(t *testing.T) {
+	var got []Line
+	w := NewLineWriter(func(l Line) error {
+		l.Text = append([]byte(nil), l.Text...)
+		got = append(got, l)
+		return nil
+	})
+	w.Text([]byte("a"))
+	w.LineBreak()
+	w.Text([]byte("b"))
+	w.Break()
+	w.Text(bytes.Repeat([]byte("x"), MaxLineChunk+10))
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		phrase, line, n int
+	}{{1, 1, 1}, {1, 2, 1}, {2, 3, MaxLineChunk}, {2, 3, 10}}
+	if len(got) != len(want) {
+		t.Fatalf("got %d lines, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		if got[i].Phrase != w.phrase || got[i].Number != w.line || len(got[i].Text) != w.n {
+			t.Errorf("line %d: phrase %d line %d len %d, want %+v", i, got[i].Phrase, got[i].Number, len(got[i].Text), w)
+		}
+	}
+}
