@@ -281,7 +281,7 @@ func (c *Core) Start(parent Scope, el *Element) Scope {
 			}
 		}
 		ov, dialect = v.override, v.dialect
-		if !ov.IsZero() {
+		if !ov.IsZero() && c.track {
 			marker = `class="` + clip(string(el.Class), 80) + `"`
 		}
 	}
@@ -517,6 +517,9 @@ func (c *Core) Text(s Scope, b []byte) {
 		a.text = append(a.text, b...)
 	}
 }
+
+// WantsArchive reports whether the archive copy is an output of this run.
+func (c *Core) WantsArchive() bool { return c.out.Archive != nil }
 
 // ArchiveOn reports whether content in scope s belongs in the archive copy.
 func (c *Core) ArchiveOn(s Scope) bool { return (s.Off|c.flat)&NoArchive == 0 }

@@ -31,6 +31,36 @@ var cellElements = atomSet(a.Td, a.Th, a.Button, a.Input, a.Img, a.Label, a.Rt, 
 var hiddenElements = atomSet(a.Script, a.Style, a.Template, a.Noscript, a.Noembed, a.Noframes, a.Iframe,
 	a.Head, a.Datalist)
 
+// Element categories, looked up once per element in atomFlags.
+const (
+	flagBlock uint16 = 1 << iota
+	flagCell
+	flagHidden
+	flagVoid
+	flagSpecial
+	flagFormatting
+	flagBreakout
+)
+
+// atomFlags holds every category of every known element, so the builder
+// looks an element up once instead of once per category.
+var atomFlags = func() map[a.Atom]uint16 {
+	m := map[a.Atom]uint16{}
+	for _, set := range []struct {
+		atoms map[a.Atom]bool
+		flag  uint16
+	}{
+		{blockElements, flagBlock}, {cellElements, flagCell}, {hiddenElements, flagHidden},
+		{voidElements, flagVoid}, {specialElements, flagSpecial}, {formattingElements, flagFormatting},
+		{breakoutElements, flagBreakout},
+	} {
+		for x := range set.atoms {
+			m[x] |= set.flag
+		}
+	}
+	return m
+}()
+
 func atomSet(atoms ...a.Atom) map[a.Atom]bool {
 	m := make(map[a.Atom]bool, len(atoms))
 	for _, x := range atoms {
@@ -47,13 +77,14 @@ func Classify(tag a.Atom, foreign bool) (layout filter.Layout, hidden bool) {
 		// SVG and MathML: text is text, except code.
 		return filter.Inline, tag == a.Style || tag == a.Script
 	}
+	f := atomFlags[tag]
 	switch {
-	case blockElements[tag]:
+	case f&flagBlock != 0:
 		layout = filter.Block
-	case cellElements[tag]:
+	case f&flagCell != 0:
 		layout = filter.Cell
 	}
-	return layout, hiddenElements[tag]
+	return layout, f&flagHidden != 0
 }
 
 // voidElements never have content (HTML's void elements plus the
@@ -74,7 +105,7 @@ var specialElements = atomSet(a.Address, a.Applet, a.Area, a.Article, a.Aside, a
 func (n *node) isSpecial() bool {
 	switch n.ns {
 	case nsHTML:
-		return specialElements[n.atom]
+		return atomFlags[n.atom]&flagSpecial != 0
 	case nsMath:
 		switch n.atom {
 		case a.Mi, a.Mo, a.Mn, a.Ms, a.Mtext, a.AnnotationXml:

@@ -26,7 +26,7 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	b.elementHooks(n)
 	n.scope = b.core.Start(t.scope, &el)
 	n.layout = el.Layout
-	if formattingElements[x] && ns == nsHTML {
+	if ns == nsHTML && atomFlags[x]&flagFormatting != 0 {
 		b.saveAttrs(n)
 	}
 	if ns == nsMath && x == a.AnnotationXml {
@@ -41,7 +41,7 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	b.push(n)
 	if !b.tok.implied && b.tokNode == nil {
 		b.tokNode, b.tokParent, b.tokScope = n, t.scope, n.scope
-		b.tokVoid = ns == nsHTML && voidElements[x] || ns != nsHTML && b.selfClosing
+		b.tokVoid = ns == nsHTML && atomFlags[x]&flagVoid != 0 || ns != nsHTML && b.selfClosing
 	}
 	return n
 }

@@ -1238,7 +1238,7 @@ func parseForeignContent(b *builder) bool {
 	case html.CommentToken:
 		b.addComment()
 	case html.StartTagToken:
-		breakout := breakoutElements[b.tok.atom]
+		breakout := atomFlags[b.tok.atom]&flagBreakout != 0
 		if b.tok.atom == a.Font {
 			for _, k := range []string{"color", "face", "size"} {
 				if _, ok := b.tok.attr(k); ok {

@@ -193,6 +193,13 @@ const (
 )
 
 func compareWithOracle(t testing.TB, src []byte) (verdict, string) {
+	for _, bom := range []string{"\xEF\xBB\xBF", "\xFF\xFE", "\xFE\xFF"} {
+		if bytes.HasPrefix(src, []byte(bom)) {
+			// A byte order mark outranks every label (the stream decodes
+			// UTF-16); html.Parse assumes UTF-8: nothing to compare.
+			return skipped, ""
+		}
+	}
 	want, ok := domRun(t, src)
 	if !ok {
 		return skipped, ""

@@ -79,7 +79,8 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	z := html.NewTokenizer(in.r)
 	z.SetMaxBuf(maxTok)
 	b := newBuilder(core, z, maxDepth, true)
-	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback}
+	b.archive = core.WantsArchive()
+	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, archive: core.WantsArchive()}
 	for {
 		top := b.top()
 		z.AllowCDATA(top != b.doc && top.ns != nsHTML)
@@ -90,6 +91,9 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		b.pos = pos
 		if tt == html.ErrorToken {
 			if z.Err() == io.EOF {
+				// A tag or comment cut off by the end of input is no token,
+				// but its bytes are part of the document.
+				core.Archive(raw, core.ArchiveOn(b.top().scope))
 				d.eof()
 				return b, nil
 			}
@@ -99,7 +103,14 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 			}
 			return b, &filter.PosError{Pos: pos, Err: fmt.Errorf("reading: %w", z.Err())}
 		}
-		d.raw = append(d.raw[:0], raw...)
+		// Text() rewrites text and comments in place (newlines, character
+		// references); the archive needs their bytes as they were.
+		if d.archive && (tt == html.TextToken || tt == html.CommentToken || tt == html.DoctypeToken) {
+			d.rawCopy = append(d.rawCopy[:0], raw...)
+			d.raw = d.rawCopy
+		} else {
+			d.raw = raw
+		}
 		d.token(tt)
 		if b.depthErr {
 			d.eof()
@@ -118,24 +129,29 @@ type driver struct {
 	// fallback decodes a text token that is not valid UTF-8 in a document
 	// no label declares (see openInput).
 	fallback *encoding.Decoder
-	raw      []byte // the token's bytes, copied before Text() rewrites them
-	// yandexOpen: whether the Yandex toggle is on (tag and comment share it)
+	raw      []byte // the token's bytes (a copy where Text() rewrites them)
+	rawCopy  []byte // owns the copies; raw may alias the tokenizer's buffer
+	attrs    []attr // reused from tag to tag
+	archive  bool   // the archive copy is wanted
+	keyBuf   []byte // lower-cased attribute names of the current tag
 }
 
 func (d *driver) token(tt html.TokenType) {
 	b, c := d.b, d.core
 	switch tt {
 	case html.TextToken:
-		b.tok = token{typ: tt, data: d.text()}
+		b.tok.setText(d.text())
 		b.textOn, b.textOff = false, false
 		b.parseCurrentToken()
-		on := c.ArchiveOn(b.top().scope)
-		if b.textOff {
-			on = false
-		} else if b.textOn {
-			on = true
+		if d.archive {
+			on := c.ArchiveOn(b.top().scope)
+			if b.textOff {
+				on = false
+			} else if b.textOn {
+				on = true
+			}
+			c.Archive(d.raw, on)
 		}
-		c.Archive(d.raw, on)
 	case html.StartTagToken, html.SelfClosingTagToken:
 		d.readTag(tt)
 		if b.tok.atom == 0 && b.tok.name == "noindex" {
@@ -168,12 +184,14 @@ func (d *driver) token(tt html.TokenType) {
 	case html.CommentToken:
 		before := c.ArchiveOn(b.top().scope)
 		data := d.z.Text()
-		b.tok = token{typ: tt, data: data}
+		b.tok.setText(data)
+		b.tok.typ = tt
 		b.parseCurrentToken()
 		CommentMarker(c, data)
 		c.Archive(d.raw, before || c.ArchiveOn(b.top().scope))
 	case html.DoctypeToken:
-		b.tok = token{typ: tt, data: d.z.Text()}
+		b.tok.setText(d.z.Text())
+		b.tok.typ = tt
 		b.parseCurrentToken()
 		c.Archive(d.raw, c.ArchiveOn(b.top().scope))
 	}
@@ -206,45 +224,6 @@ func (d *driver) decodeRaw(dec *encoding.Decoder) []byte {
 		return out
 	}
 	return []byte(html.UnescapeString(string(out)))
-}
-
-// readTag fills the builder's token from a tag, looking at every attribute
-// once and keeping those the builder and the core need.
-func (d *driver) readTag(tt html.TokenType) {
-	t := &d.b.tok
-	attrs := t.attrs[:0]
-	*t = token{typ: tt, attrs: attrs}
-	name, more := d.z.TagName()
-	t.atom = a.Lookup(name)
-	if t.atom != 0 {
-		t.name = t.atom.String()
-	} else {
-		t.name = intern(name)
-	}
-	for more {
-		var k, v []byte
-		k, v, more = d.z.TagAttr()
-		if d.dec != nil && hasHighBytes(v) {
-			if dv, err := d.dec.Bytes(v); err == nil {
-				v = dv
-			}
-		}
-		t.attrs = append(t.attrs, attr{key: k, val: v})
-		switch string(k) {
-		case "class":
-			t.class, t.hasClass = v, true
-		case "href":
-			t.href, t.hasHref = v, true
-		case "src":
-			t.src, t.hasSrc = v, true
-		case "rel":
-			t.rel = v
-		case "xlink:href":
-			t.xlinkHref, t.hasXlinkHref = v, true
-		case "data-nosnippet":
-			t.noSnippet = true
-		}
-	}
 }
 
 func hasHighBytes(b []byte) bool {

@@ -60,6 +60,12 @@ type token struct {
 	hasXlinkHref                         bool
 }
 
+// setText makes the token a text token without clearing the tag fields
+// (the builder reads those only for tags).
+func (t *token) setText(data []byte) {
+	t.typ, t.data, t.atom, t.name, t.implied, t.selfClosing = html.TextToken, data, 0, "", false, false
+}
+
 type attr struct {
 	key, val []byte
 }
@@ -97,11 +103,13 @@ type builder struct {
 	ignoreRest      bool
 	headEnded       bool
 
-	free     []*node
-	maxDepth int
-	depthErr bool
-	pos      filter.Pos
-	links    bool // links are wanted: keep href/rel of <a> for clones
+	free      []*node
+	allocated int // nodes ever made; all are back on free after EOF
+	maxDepth  int
+	depthErr  bool
+	pos       filter.Pos
+	links     bool // links are wanted: keep href/rel of <a> for clones
+	archive   bool // the archive copy is wanted: note where text lands
 
 	// What the current token did, for the archive copy.
 	tokNode    *node        // the element created for the token itself
@@ -141,6 +149,7 @@ func (b *builder) alloc() *node {
 		b.free = b.free[:k-1]
 		return n
 	}
+	b.allocated++
 	return &node{}
 }
 
@@ -459,7 +468,9 @@ func (b *builder) addText(text []byte) {
 	}
 	t := b.insertionTarget()
 	t.hasChild = true
-	b.noteText(t.scope)
+	if b.archive {
+		b.noteText(t.scope)
+	}
 	b.core.Text(t.scope, text)
 }
 

@@ -25,6 +25,13 @@ const (
 	sepPhrase
 )
 
+// Separators, as variables so writing them does not allocate.
+var (
+	phraseSep = []byte("\n\n")
+	lineSep   = []byte("\n")
+	wordSep   = []byte(" ")
+)
+
 // MaxLineChunk bounds the line buffer of line mode: a longer line is handed
 // over in pieces of at most this many bytes, with the same line number.
 const MaxLineChunk = 64 << 10
@@ -70,42 +77,55 @@ func isSpace(c byte) bool {
 // words; text without whitespace at its edges glues to its neighbours, so
 // `<b>wo</b>rd` gives "word".
 func (w *Writer) Text(b []byte) {
-	start := -1 // start of the pending run of words
 	i := 0
 	for i < len(b) {
-		c := b[i]
-		n := 0
-		switch {
-		case isSpace(c):
-			n = 1
-		case c == 0xC2 && i+1 < len(b) && b[i+1] == 0xA0:
-			n = 2
-		}
-		if n == 0 {
-			if start < 0 {
-				start = i
+		if n := sepLen(b, i); n > 0 {
+			i += n
+			if w.pending < sepSpace {
+				w.pending = sepSpace
 			}
-			i++
 			continue
 		}
-		// A single ' ' between two words stays inside the run.
-		if c == ' ' && start >= 0 && i+1 < len(b) && !isSpace(b[i+1]) && b[i+1] != 0xC2 {
-			i++
-			continue
+		// A run of words, with single spaces inside it, written at once.
+		start := i
+		for i < len(b) {
+			c := b[i]
+			switch {
+			case !special[c]:
+				i++
+			case c == ' ' && i+1 < len(b) && !special[b[i+1]]:
+				i += 2
+			case c == 0xC2 && (i+1 >= len(b) || b[i+1] != 0xA0):
+				i++ // the lead byte of another character
+			default:
+				goto done
+			}
 		}
-		if start >= 0 {
-			w.words(b[start:i])
-			start = -1
-		}
-		if w.pending < sepSpace {
-			w.pending = sepSpace
-		}
-		i += n
-	}
-	if start >= 0 {
-		w.words(b[start:])
+	done:
+		w.words(b[start:i])
 	}
 }
+
+// sepLen is the length of the separator at b[i]: ASCII whitespace or a
+// no-break space; 0 for a word byte.
+func sepLen(b []byte, i int) int {
+	switch c := b[i]; {
+	case isSpace(c):
+		return 1
+	case c == 0xC2 && i+1 < len(b) && b[i+1] == 0xA0:
+		return 2
+	}
+	return 0
+}
+
+// special marks the bytes the scan must look at: whitespace, and the lead
+// byte of a no-break space.
+var special = func() (t [256]bool) {
+	for _, c := range []byte(" \t\n\r\f\xC2") {
+		t[c] = true
+	}
+	return t
+}()
 
 // words writes a run of words (no leading or trailing whitespace, single
 // spaces inside) after the pending separator.
@@ -115,15 +135,15 @@ func (w *Writer) words(b []byte) {
 	case w.pending == sepPhrase:
 		w.endLine()
 		w.phrase++
-		w.put([]byte("\n\n"))
+		w.put(phraseSep)
 	case w.pending == sepLine:
 		if w.inLine {
 			w.endLine()
-			w.put([]byte("\n"))
+			w.put(lineSep)
 		}
 	case w.pending == sepSpace:
 		if w.inLine {
-			w.put([]byte(" "))
+			w.put(wordSep)
 		}
 	}
 	w.pending = sepNone
@@ -194,7 +214,7 @@ func (w *Writer) Flush() error {
 		if w.onLine != nil {
 			w.endLine()
 		} else {
-			w.put([]byte("\n"))
+			w.put(lineSep)
 		}
 	}
 	if w.out != nil && w.err == nil {

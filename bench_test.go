@@ -1,0 +1,208 @@
+package robofilter
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/phrase"
+	"golang.org/x/net/html"
+)
+
+var (
+	genPage  = flag.String("genpage", "", "write the generated benchmark page to this file and exit (for RSS measurements)")
+	genBytes = flag.Int("genbytes", 20<<20, "size of the generated benchmark page")
+)
+
+// generatePage makes a page of about n bytes shaped like real ones: nested
+// blocks, paragraphs with inline markup and links, tables, scripts, and a
+// sprinkling of robots markup (seeded, so every run sees the same bytes).
+func generatePage(n int) []byte {
+	rng := rand.New(rand.NewSource(1))
+	words := []string{"robots", "index", "the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "search", "engine", "crawler", "phrase", "archive", "link", "café", "naïve"}
+	var b bytes.Buffer
+	b.WriteString("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Benchmark page</title>\n<link rel=stylesheet href=/s.css><script>var x = 1 < 2 && '<p>';</script></head>\n<body>\n")
+	sentence := func() {
+		for i := 0; i < 8+rng.Intn(20); i++ {
+			switch rng.Intn(12) {
+			case 0:
+				fmt.Fprintf(&b, `<a href="/page/%d.html">%s</a> `, rng.Intn(100000), words[rng.Intn(len(words))])
+			case 1:
+				fmt.Fprintf(&b, "<b>%s</b> ", words[rng.Intn(len(words))])
+			case 2:
+				fmt.Fprintf(&b, "<span class=\"c%d\">%s</span> ", rng.Intn(50), words[rng.Intn(len(words))])
+			default:
+				b.WriteString(words[rng.Intn(len(words))])
+				b.WriteByte(' ')
+			}
+		}
+	}
+	for b.Len() < n {
+		switch rng.Intn(10) {
+		case 0:
+			b.WriteString("<div class=\"robots-noindex\"><p>")
+			sentence()
+			b.WriteString("</p></div>\n")
+		case 1:
+			b.WriteString("<table><tr><td>")
+			sentence()
+			b.WriteString("<td>")
+			sentence()
+			b.WriteString("</table>\n")
+		case 2:
+			b.WriteString("<ul><li>")
+			sentence()
+			b.WriteString("<li>")
+			sentence()
+			b.WriteString("</ul>\n<script>for (var i = 0; i < 10; i++) { document.title += '<b>'; }</script>\n")
+		case 3:
+			b.WriteString("<p class=\"robots-nofollow\">")
+			sentence()
+			b.WriteString("<img src=x.png class=\"robots-noarchive\"></p>\n<!-- a comment -->\n")
+		default:
+			b.WriteString("<div class=\"section\"><h2>")
+			sentence()
+			b.WriteString("</h2><p>")
+			sentence()
+			b.WriteString("</p></div>\n")
+		}
+	}
+	b.WriteString("</body></html>\n")
+	return b.Bytes()
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if *genPage != "" {
+		if err := os.WriteFile(*genPage, generatePage(*genBytes), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+var benchPage []byte
+
+func page(b *testing.B) []byte {
+	if benchPage == nil {
+		benchPage = generatePage(*genBytes)
+	}
+	return benchPage
+}
+
+// The bare tokenizer is the ceiling: a loop of Next, and Next with Text.
+func BenchmarkTokenizerNext(b *testing.B) { benchTokenizer(b, page(b), false) }
+func BenchmarkTokenizerText(b *testing.B) { benchTokenizer(b, page(b), true) }
+
+func benchTokenizer(b *testing.B, src []byte, text bool) {
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		z := html.NewTokenizer(bytes.NewReader(src))
+		for {
+			tt := z.Next()
+			if tt == html.ErrorToken {
+				break
+			}
+			if text && tt == html.TextToken {
+				z.Text()
+			}
+		}
+	}
+}
+
+type outputKind int
+
+const (
+	textOnly outputKind = iota
+	archiveOnly
+	linksOnly
+	allThree
+)
+
+func benchOutputs(kind outputKind) Outputs {
+	var out Outputs
+	if kind == textOnly || kind == allThree {
+		out.Text = phrase.NewWriter(io.Discard)
+	}
+	if kind == archiveOnly || kind == allThree {
+		out.Archive = io.Discard
+	}
+	if kind == linksOnly || kind == allThree {
+		out.Link = func(filter.Link) error { return nil }
+	}
+	return out
+}
+
+func benchRobofilter(b *testing.B, src []byte, kind outputKind, dialects filter.Dialects) {
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	opts := Options{}
+	opts.Dialects = dialects
+	for i := 0; i < b.N; i++ {
+		if _, err := Process(bytes.NewReader(src), opts, benchOutputs(kind)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkText(b *testing.B)     { benchRobofilter(b, page(b), textOnly, 0) }
+func BenchmarkArchive(b *testing.B)  { benchRobofilter(b, page(b), archiveOnly, 0) }
+func BenchmarkLinks(b *testing.B)    { benchRobofilter(b, page(b), linksOnly, 0) }
+func BenchmarkAllThree(b *testing.B) { benchRobofilter(b, page(b), allThree, 0) }
+
+// With only the strict profile, for the cost of the other dialects.
+func BenchmarkAllThreeProfileOnly(b *testing.B) {
+	benchRobofilter(b, page(b), allThree, filter.DialectProfile)
+}
+
+// The corpus: real pages, each run through all three outputs.
+func BenchmarkCorpus(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join("..", "shared", "corpus", "html", "*.html"))
+	if len(files) == 0 {
+		b.Skip("skipping: no shared corpus beside the checkout")
+	}
+	var pages [][]byte
+	total := 0
+	for _, f := range files {
+		p, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages = append(pages, p)
+		total += len(p)
+	}
+	for _, kind := range []struct {
+		name string
+		run  func(src []byte)
+	}{
+		{"tokenizer", func(src []byte) {
+			z := html.NewTokenizer(bytes.NewReader(src))
+			for z.Next() != html.ErrorToken {
+			}
+		}},
+		{"all-three", func(src []byte) {
+			if _, err := Process(bytes.NewReader(src), Options{}, benchOutputs(allThree)); err != nil {
+				b.Fatal(err)
+			}
+		}},
+	} {
+		b.Run(kind.name, func(b *testing.B) {
+			b.SetBytes(int64(total))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, p := range pages {
+					kind.run(p)
+				}
+			}
+		})
+	}
+}
