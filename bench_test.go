@@ -206,3 +206,30 @@ func BenchmarkCorpus(b *testing.B) {
 		})
 	}
 }
+
+// Beyond the tokenizer's own allocations (it copies attribute names to
+// de-duplicate them), a run allocates a constant amount, whatever the size
+// of the page: memory follows nesting depth, not document size.
+func TestAllocationsBeyondTheTokenizerAreFlatInPageSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counting is slow under -short")
+	}
+	extra := func(src []byte) float64 {
+		tok := testing.AllocsPerRun(2, func() {
+			z := html.NewTokenizer(bytes.NewReader(src))
+			for z.Next() != html.ErrorToken {
+			}
+		})
+		ours := testing.AllocsPerRun(2, func() {
+			if _, err := Process(bytes.NewReader(src), Options{}, benchOutputs(textOnly)); err != nil {
+				t.Fatal(err)
+			}
+		})
+		return ours - tok
+	}
+	small, large := extra(generatePage(256<<10)), extra(generatePage(2<<20))
+	t.Logf("allocations beyond the tokenizer's: %.0f on 256 KiB, %.0f on 2 MiB", small, large)
+	if large > small+64 {
+		t.Errorf("allocations grow with the page: %.0f on 256 KiB, %.0f on 2 MiB", small, large)
+	}
+}

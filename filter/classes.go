@@ -83,16 +83,22 @@ type classVerdict struct {
 }
 
 // profileSuffix maps a class suffix to the override it means.
-func profileSuffix(s string) (Override, bool) {
+func profileSuffix(s []byte) (Override, bool) {
 	for _, n := range switchNames {
-		switch s {
-		case n.off:
+		switch {
+		case bytes.EqualFold(s, []byte(n.off)):
 			return Override{Off: n.bit}, true
-		case n.on:
+		case bytes.EqualFold(s, []byte(n.on)):
 			return Override{On: n.bit}, true
 		}
 	}
 	return Override{}, false
+}
+
+func asciiSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
+
+func hasPrefixFold(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && bytes.EqualFold(b[:len(prefix)], []byte(prefix))
 }
 
 // mentionsRobot is the fast path: almost no class attribute says "robot".
@@ -120,16 +126,29 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) bo
 	var generic, specific Override
 	var genericConflict, specificConflict Switch
 	haveSpecific := false
-	for _, f := range bytes.Fields(class) {
-		tok := strings.Trim(string(f), curlyQuotes)
-		if len(tok) != len(f) {
+	for rest := class; len(rest) > 0; {
+		// Fields by hand: bytes.Fields would allocate for every element.
+		for len(rest) > 0 && asciiSpace(rest[0]) {
+			rest = rest[1:]
+		}
+		end := 0
+		for end < len(rest) && !asciiSpace(rest[end]) {
+			end++
+		}
+		f := rest[:end]
+		rest = rest[end:]
+		if len(f) < 5 || !mentionsRobot(f) {
+			continue
+		}
+		tok := f
+		if trimmed := bytes.Trim(f, curlyQuotes); len(trimmed) != len(f) {
+			tok = trimmed
 			v.warnings = append(v.warnings, fmt.Sprintf("class token %q has typographic quotes around it; read as %q", f, tok))
 		}
-		low := strings.ToLower(tok)
 		switch {
-		case strings.HasPrefix(low, "robots-"):
-			suffix := low[len("robots-"):]
-			if suffix == "nocontent" {
+		case hasPrefixFold(tok, "robots-"):
+			suffix := tok[len("robots-"):]
+			if bytes.EqualFold(suffix, []byte("nocontent")) {
 				if dialects&DialectNoContent != 0 {
 					var c Switch
 					generic, c = generic.merge(Override{Off: NoIndex})
@@ -152,16 +171,16 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) bo
 			generic, c = generic.merge(o)
 			genericConflict |= c
 			v.dialect = "profile"
-		case strings.HasPrefix(low, "robot") && len(low) > 5 && low[5] >= '0' && low[5] <= '9':
-			dash := strings.IndexByte(low, '-')
+		case hasPrefixFold(tok, "robot") && len(tok) > 5 && tok[5] >= '0' && tok[5] <= '9':
+			dash := bytes.IndexByte(tok, '-')
 			if dash < 0 {
 				continue
 			}
-			n, err := strconv.Atoi(low[5:dash])
+			n, err := strconv.Atoi(string(tok[5:dash]))
 			if err != nil {
 				continue
 			}
-			o, ok := profileSuffix(low[dash+1:])
+			o, ok := profileSuffix(tok[dash+1:])
 			if !ok {
 				v.warnings = append(v.warnings, fmt.Sprintf("unknown per-robot class %q ignored", tok))
 				continue

@@ -275,10 +275,18 @@ func (d *driver) eof() {
 // <!--/noindex-->, and the Google Search Appliance googleoff/googleon. The
 // XML pipeline shares it: comments mean the same there.
 func CommentMarker(c *filter.Core, data []byte) {
-	s := strings.TrimSpace(string(data))
-	if len(s) > 64 {
+	data = bytes.TrimSpace(data)
+	if len(data) > 64 || len(data) < 7 {
 		return
 	}
+	// Most comments are not markers: look before making a string.
+	switch data[0] | 0x20 {
+	case 'n', 'g':
+	case '/':
+	default:
+		return
+	}
+	s := string(data)
 	low := strings.ToLower(s)
 	switch low {
 	case "noindex":
