@@ -74,7 +74,13 @@ func TestCorpusPagesSameAtEveryChunking(t *testing.T) {
 			t.Fatal(err)
 		}
 		whole := renderAll(t, bytes.NewReader(src))
-		for _, r := range []io.Reader{chunkReader{bytes.NewReader(src), 1}, chunkReader{bytes.NewReader(src), 333}, chunkReader{bytes.NewReader(src), 4096 + 7}} {
+		readers := []io.Reader{chunkReader{bytes.NewReader(src), 333}, chunkReader{bytes.NewReader(src), 4096 + 7}}
+		if len(src) < 64<<10 {
+			// A byte at a time costs a Read call per byte: small pages only
+			// (the golden cases run every chunk size from 1 up).
+			readers = append(readers, chunkReader{bytes.NewReader(src), 1})
+		}
+		for _, r := range readers {
 			if got := renderAll(t, r); got != whole {
 				t.Fatalf("%s: output depends on how the input is read", f)
 			}

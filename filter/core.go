@@ -68,9 +68,9 @@ type Region struct {
 	On      Switch `json:"-"`
 	Line    int    `json:"line"`
 	Col     int    `json:"col"`
-	EndLine int    `json:"end_line"`
-	EndCol  int    `json:"end_col"`
-	Size    int64  `json:"size"` // bytes from the region's start to its end
+	EndLine int    `json:"end_line,omitempty"`
+	EndCol  int    `json:"end_col,omitempty"`
+	Size    int64  `json:"size,omitempty"` // bytes from the region's start to its end
 	start   Pos
 }
 
