@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/phrase"
 	"github.com/urfave/cli/v2"
 )
@@ -78,6 +79,9 @@ func runArchive(c *cli.Context) error {
 			out.Archive = jsonlArchive{rc: rc, name: name}
 		default:
 			out.Archive = rc.stdout
+		}
+		if rc.jsonl {
+			out.Region = func(r filter.Region) error { return rc.record(regionOf(name, r)) }
 		}
 		res, err := robofilter.Process(r, rc.opts, out)
 		return rc.writeDocument(name, res, err)

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/phrase"
 	"github.com/urfave/cli/v2"
 )
@@ -40,6 +41,9 @@ func runText(c *cli.Context) error {
 			})
 		} else {
 			out.Text = phrase.NewWriter(rc.stdout)
+		}
+		if rc.jsonl {
+			out.Region = func(r filter.Region) error { return rc.record(regionOf(name, r)) }
 		}
 		res, err := robofilter.Process(r, rc.opts, out)
 		return rc.writeDocument(name, res, err)
