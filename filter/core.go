@@ -184,6 +184,7 @@ type Core struct {
 	robotNames map[int]string
 	profileOK  bool
 	track      bool // track causes and regions (jsonl, check)
+	wantsText  bool // a text output exists
 	written    bool // body content has reached an output
 	res        Result
 	snipElided bool
@@ -210,6 +211,7 @@ func NewCore(opts Options, out Outputs) (*Core, error) {
 		c.archive = archiveWriter{w: bufio.NewWriterSize(out.Archive, 32<<10), ellipsis: []byte(ell), holding: true}
 	}
 	c.track = out.Region != nil || out.Link != nil
+	c.wantsText = out.Text != nil || out.ArchiveText != nil
 	for _, v := range opts.XRobotsTag {
 		c.xRobotsTag(v)
 	}
@@ -492,7 +494,7 @@ func (c *Core) endRegion(r *Region) {
 
 // Text adds character data inserted in scope s.
 func (c *Core) Text(s Scope, b []byte) {
-	if s.Hidden || len(b) == 0 {
+	if s.Hidden || len(b) == 0 || !c.wantsText && s.anchor == nil {
 		return
 	}
 	if !utf8.Valid(b) {

@@ -77,7 +77,10 @@ func Classify(tag a.Atom, foreign bool) (layout filter.Layout, hidden bool) {
 		// SVG and MathML: text is text, except code.
 		return filter.Inline, tag == a.Style || tag == a.Script
 	}
-	f := atomFlags[tag]
+	return classifyFlags(atomFlags[tag])
+}
+
+func classifyFlags(f uint16) (layout filter.Layout, hidden bool) {
 	switch {
 	case f&flagBlock != 0:
 		layout = filter.Block
@@ -105,7 +108,7 @@ var specialElements = atomSet(a.Address, a.Applet, a.Area, a.Article, a.Aside, a
 func (n *node) isSpecial() bool {
 	switch n.ns {
 	case nsHTML:
-		return atomFlags[n.atom]&flagSpecial != 0
+		return n.flags&flagSpecial != 0
 	case nsMath:
 		switch n.atom {
 		case a.Mi, a.Mo, a.Mn, a.Ms, a.Mtext, a.AnnotationXml:

@@ -20,13 +20,16 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	t := b.insertionTarget()
 	n := b.alloc()
 	n.atom, n.name, n.ns, n.pos = x, name, ns, b.pos
+	if ns == nsHTML {
+		n.flags = atomFlags[x]
+	}
 	n.hadClass = b.tok.hasClass
 	b.setParent(n, t)
 	el := b.element(n)
 	b.elementHooks(n)
 	n.scope = b.core.Start(t.scope, &el)
 	n.layout = el.Layout
-	if ns == nsHTML && atomFlags[x]&flagFormatting != 0 {
+	if ns == nsHTML && n.flags&flagFormatting != 0 {
 		b.saveAttrs(n)
 	}
 	if ns == nsMath && x == a.AnnotationXml {
@@ -41,7 +44,7 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	b.push(n)
 	if !b.tok.implied && b.tokNode == nil {
 		b.tokNode, b.tokParent, b.tokScope = n, t.scope, n.scope
-		b.tokVoid = ns == nsHTML && atomFlags[x]&flagVoid != 0 || ns != nsHTML && b.selfClosing
+		b.tokVoid = n.flags&flagVoid != 0 || ns != nsHTML && b.selfClosing
 	}
 	return n
 }
@@ -50,7 +53,11 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 func (b *builder) element(n *node) filter.Element {
 	t := &b.tok
 	el := filter.Element{Tag: n.name, Pos: b.pos, Class: t.class, NoSnippet: t.noSnippet}
-	el.Layout, el.Hidden = Classify(n.atom, n.ns != nsHTML)
+	if n.ns == nsHTML {
+		el.Layout, el.Hidden = classifyFlags(n.flags)
+	} else {
+		el.Layout, el.Hidden = Classify(n.atom, true)
+	}
 	if n.ns == nsHTML {
 		el.Inert = n.atom == a.Template
 		el.Title = n.atom == a.Title
@@ -144,7 +151,7 @@ func attrsKey(attrs []attr) uint64 {
 // attributes), not yet in the tree.
 func (b *builder) cloneOf(src *node) *node {
 	n := b.alloc()
-	n.atom, n.name, n.ns, n.pos = src.atom, src.name, src.ns, b.pos
+	n.atom, n.name, n.ns, n.pos, n.flags = src.atom, src.name, src.ns, b.pos, src.flags
 	n.fmtKey = src.fmtKey
 	n.saved.class = append(n.saved.class[:0], src.saved.class...)
 	n.saved.href = append(n.saved.href[:0], src.saved.href...)

@@ -21,10 +21,11 @@ type node struct {
 	open        int32 // 1 while on the stack, plus one per open child
 	onStack     bool
 	inAFE       bool
-	pinned      uint8 // head and form element pointers
-	hasChild    bool  // the DOM node has a child (pre/textarea newline rule)
-	hadClass    bool  // html/body: a later tag of the same name cannot add a class
-	integration bool  // an HTML integration point (foreign content)
+	pinned      uint8  // head and form element pointers
+	hasChild    bool   // the DOM node has a child (pre/textarea newline rule)
+	hadClass    bool   // html/body: a later tag of the same name cannot add a class
+	flags       uint16 // the element's categories (atomFlags), looked up once
+	integration bool   // an HTML integration point (foreign content)
 	scope       filter.Scope
 	layout      filter.Layout
 	pos         filter.Pos
