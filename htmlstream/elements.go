@@ -106,9 +106,16 @@ var specialElements = atomSet(a.Address, a.Applet, a.Area, a.Article, a.Aside, a
 	a.Textarea, a.Tfoot, a.Th, a.Thead, a.Title, a.Tr, a.Track, a.Ul, a.Wbr, a.Xmp)
 
 func (n *node) isSpecial() bool {
-	switch n.ns {
-	case nsHTML:
+	if n.ns == nsHTML {
 		return n.flags&flagSpecial != 0
+	}
+	return n.isForeignBoundary()
+}
+
+// isForeignBoundary: the MathML and SVG elements that are both "special"
+// and scope boundaries (text integration points and the like).
+func (n *node) isForeignBoundary() bool {
+	switch n.ns {
 	case nsMath:
 		switch n.atom {
 		case a.Mi, a.Mo, a.Mn, a.Ms, a.Mtext, a.AnnotationXml:

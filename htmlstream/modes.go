@@ -15,6 +15,21 @@ const whitespace = " \t\r\n\f"
 
 func trimLeftSpace(b []byte) []byte { return bytes.TrimLeft(b, whitespace) }
 
+// insertLeadingSpace inserts the text token's leading whitespace where the
+// current mode puts it and leaves the rest to be reprocessed; it reports
+// whether the token was all whitespace.
+func (b *builder) insertLeadingSpace() bool {
+	s := trimLeftSpace(b.tok.data)
+	if len(s) < len(b.tok.data) {
+		b.addText(b.tok.data[:len(b.tok.data)-len(s)])
+		if len(s) == 0 {
+			return true
+		}
+		b.tok.data = s
+	}
+	return false
+}
+
 func isAllSpace(b []byte) bool { return len(bytes.Trim(b, whitespace)) == 0 }
 
 func (b *builder) parseImpliedToken(typ html.TokenType, x a.Atom, name string) {
@@ -173,13 +188,8 @@ func beforeHeadIM(b *builder) bool {
 func inHeadIM(b *builder) bool {
 	switch b.tok.typ {
 	case html.TextToken:
-		s := trimLeftSpace(b.tok.data)
-		if len(s) < len(b.tok.data) {
-			b.addText(b.tok.data[:len(b.tok.data)-len(s)])
-			if len(s) == 0 {
-				return true
-			}
-			b.tok.data = s
+		if b.insertLeadingSpace() {
+			return true
 		}
 	case html.StartTagToken:
 		switch b.tok.atom {
@@ -263,13 +273,8 @@ func inHeadIM(b *builder) bool {
 func afterHeadIM(b *builder) bool {
 	switch b.tok.typ {
 	case html.TextToken:
-		s := trimLeftSpace(b.tok.data)
-		if len(s) < len(b.tok.data) {
-			b.addText(b.tok.data[:len(b.tok.data)-len(s)])
-			if len(s) == 0 {
-				return true
-			}
-			b.tok.data = s
+		if b.insertLeadingSpace() {
+			return true
 		}
 	case html.StartTagToken:
 		switch b.tok.atom {
@@ -827,13 +832,8 @@ func inCaptionIM(b *builder) bool {
 func inColumnGroupIM(b *builder) bool {
 	switch b.tok.typ {
 	case html.TextToken:
-		s := trimLeftSpace(b.tok.data)
-		if len(s) < len(b.tok.data) {
-			b.addText(b.tok.data[:len(b.tok.data)-len(s)])
-			if len(s) == 0 {
-				return true
-			}
-			b.tok.data = s
+		if b.insertLeadingSpace() {
+			return true
 		}
 	case html.CommentToken:
 		b.addComment()

@@ -314,18 +314,8 @@ func isDefaultScopeStop(n *node) bool {
 		case a.Applet, a.Caption, a.Html, a.Table, a.Td, a.Th, a.Marquee, a.Object, a.Template, a.Select:
 			return true
 		}
-	case nsMath:
-		switch n.atom {
-		case a.AnnotationXml, a.Mi, a.Mn, a.Mo, a.Ms, a.Mtext:
-			return true
-		}
-	case nsSVG:
-		switch n.atom {
-		case a.Desc, a.ForeignObject, a.Title:
-			return true
-		}
 	}
-	return false
+	return n.isForeignBoundary()
 }
 
 func (b *builder) indexOfElementInScope(s scopeKind, match ...a.Atom) int {
