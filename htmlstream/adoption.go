@@ -120,6 +120,7 @@ func (b *builder) adoptionAgency(tagAtom a.Atom, tagName string) {
 		copy(b.oe[fbIndex+2:], b.oe[fbIndex+1:])
 		b.oe[fbIndex+1] = feClone
 		feClone.onStack = true
+		b.countOpen(feClone, 1)
 		feClone.open++
 
 		// Announce the clones from the outermost in, then recompute the

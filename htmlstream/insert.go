@@ -22,6 +22,7 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	n.atom, n.name, n.ns, n.pos = x, name, ns, b.pos
 	if ns == nsHTML {
 		n.flags = atomFlags[x]
+		n.track = scopeTrackIndex[x]
 	}
 	n.hadClass = b.tok.hasClass
 	b.setParent(n, t)
@@ -151,7 +152,7 @@ func attrsKey(attrs []attr) uint64 {
 // attributes), not yet in the tree.
 func (b *builder) cloneOf(src *node) *node {
 	n := b.alloc()
-	n.atom, n.name, n.ns, n.pos, n.flags = src.atom, src.name, src.ns, b.pos, src.flags
+	n.atom, n.name, n.ns, n.pos, n.flags, n.track = src.atom, src.name, src.ns, b.pos, src.flags, src.track
 	n.fmtKey = src.fmtKey
 	n.saved.class = append(n.saved.class[:0], src.saved.class...)
 	n.saved.href = append(n.saved.href[:0], src.saved.href...)
@@ -175,7 +176,13 @@ func (b *builder) startClone(n, parent *node) {
 func (b *builder) addFormattingElement() {
 	n := b.addElement()
 	identical := 0
-	for i := len(b.afe) - 1; i >= 0; i-- {
+	if b.afeKeys[afeKey(n)] < 3 {
+		// Fewer than three alike anywhere in the list: nothing to remove,
+		// and no scan (a page of distinct formatting elements would
+		// otherwise cost quadratic time).
+		identical = -1 << 30
+	}
+	for i := len(b.afe) - 1; i >= 0 && identical >= 0; i-- {
 		e := b.afe[i]
 		if e == scopeMarker {
 			break
@@ -190,7 +197,27 @@ func (b *builder) addFormattingElement() {
 	}
 	b.afe = append(b.afe, n)
 	n.inAFE = true
+	b.afeKeys[afeKey(n)]++
+	if len(b.afe) > maxActiveFormatting {
+		// Beyond html.Parse's own limit (it refuses depth over 512, which
+		// reconstructing this many elements needs), the algorithm is
+		// quadratic: every paragraph would re-create every earlier <b>.
+		// The oldest entry goes.
+		for _, e := range b.afe {
+			if e != scopeMarker {
+				b.afeRemove(e)
+				break
+			}
+		}
+	}
 }
+
+// maxActiveFormatting bounds the list of active formatting elements.
+const maxActiveFormatting = 512
+
+// afeKey identifies formatting elements that are alike (same tag, same
+// attributes) for the Noah's Ark clause.
+func afeKey(n *node) uint64 { return n.fmtKey ^ uint64(n.atom)<<20 }
 
 func (b *builder) clearActiveFormattingElements() {
 	for len(b.afe) > 0 {
@@ -199,8 +226,7 @@ func (b *builder) clearActiveFormattingElements() {
 		if n == scopeMarker {
 			return
 		}
-		n.inAFE = false
-		b.maybeFree(n)
+		b.afeDropped(n)
 	}
 }
 

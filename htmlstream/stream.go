@@ -263,8 +263,7 @@ func (d *driver) eof() {
 		n := b.afe[len(b.afe)-1]
 		b.afe = b.afe[:len(b.afe)-1]
 		if n != scopeMarker {
-			n.inAFE = false
-			b.maybeFree(n)
+			b.afeDropped(n)
 		}
 	}
 	b.pin(&b.head, nil)

@@ -25,6 +25,7 @@ type node struct {
 	hasChild    bool   // the DOM node has a child (pre/textarea newline rule)
 	hadClass    bool   // html/body: a later tag of the same name cannot add a class
 	flags       uint16 // the element's categories (atomFlags), looked up once
+	track       int    // its slot in openCount (0: not counted)
 	integration bool   // an HTML integration point (foreign content)
 	scope       filter.Scope
 	layout      filter.Layout
@@ -128,10 +129,13 @@ type builder struct {
 	// that removes a body holding only whitespace-like text, and a second
 	// <html> or <body> tag that adds a class to an element already written.
 	fostered, adopted, removedBody, lateClass int
+
+	openCount [80]int32        // open HTML elements per scopeTracked slot
+	afeKeys   map[uint64]int32 // active formatting elements alike (Noah's Ark)
 }
 
 func newBuilder(core *filter.Core, z *html.Tokenizer, maxDepth int, links bool) *builder {
-	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth, links: links}
+	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth, links: links, afeKeys: map[uint64]int32{}}
 	b.doc = &node{name: "#document", open: 1, scope: core.Root()}
 	b.im = initialIM
 	return b
@@ -202,8 +206,54 @@ func (b *builder) reparent(n, p *node) {
 	}
 }
 
+// scopeTracked are the elements the scope searches look for; the builder
+// counts how many of each are open, so a search for one that is not open
+// costs nothing. Without it, 100,000 nested <div>s would take quadratic
+// time (each block start looks for an open <p>).
+var scopeTracked = []a.Atom{a.P, a.Li, a.Dd, a.Dt, a.H1, a.H2, a.H3, a.H4, a.H5, a.H6, a.Button, a.Select,
+	a.Ruby, a.Nobr, a.Table, a.Td, a.Th, a.Tr, a.Tbody, a.Thead, a.Tfoot, a.Caption, a.Body, a.Form, a.Applet,
+	a.Marquee, a.Object, a.Template, a.Address, a.Article, a.Aside, a.Blockquote, a.Center, a.Details,
+	a.Dialog, a.Dir, a.Div, a.Dl, a.Fieldset, a.Figcaption, a.Figure, a.Footer, a.Header, a.Hgroup,
+	a.Listing, a.Main, a.Menu, a.Nav, a.Ol, a.Pre, a.Search, a.Section, a.Summary, a.Ul, a.A, a.B, a.Big,
+	a.Code, a.Em, a.Font, a.I, a.S, a.Small, a.Strike, a.Strong, a.Tt, a.U, a.Html, a.Colgroup}
+
+var scopeTrackIndex = func() map[a.Atom]int {
+	m := map[a.Atom]int{}
+	for i, x := range scopeTracked {
+		m[x] = i + 1
+	}
+	return m
+}()
+
+// trackSlot is where n is counted (0: not counted).
+func trackSlot(n *node) int {
+	if n.ns != nsHTML {
+		return 0
+	}
+	return n.track
+}
+
+func (b *builder) countOpen(n *node, delta int32) {
+	if k := trackSlot(n); k != 0 {
+		b.openCount[k] += delta
+	}
+}
+
+// mayBeOpen reports whether an element with one of the atoms may be on the
+// stack (false only when none of them is).
+func (b *builder) mayBeOpen(atoms []a.Atom) bool {
+	for _, x := range atoms {
+		k := scopeTrackIndex[x]
+		if k == 0 || b.openCount[k] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (b *builder) push(n *node) {
 	n.onStack = true
+	b.countOpen(n, 1)
 	n.open++
 	b.oe = append(b.oe, n)
 	if b.maxDepth > 0 && len(b.oe) > b.maxDepth {
@@ -216,6 +266,7 @@ func (b *builder) pop() *node {
 	n := b.oe[len(b.oe)-1]
 	b.oe = b.oe[:len(b.oe)-1]
 	n.onStack = false
+	b.countOpen(n, -1)
 	b.decOpen(n)
 	return n
 }
@@ -245,10 +296,14 @@ func (b *builder) removeFromStack(n *node) {
 	copy(b.oe[i:], b.oe[i+1:])
 	b.oe = b.oe[:len(b.oe)-1]
 	n.onStack = false
+	b.countOpen(n, -1)
 	b.decOpen(n)
 }
 
 func (b *builder) stackContains(x a.Atom) bool {
+	if k := scopeTrackIndex[x]; k != 0 {
+		return b.openCount[k] > 0
+	}
 	for _, n := range b.oe {
 		if n.atom == x && n.ns == nsHTML {
 			return true
@@ -273,7 +328,17 @@ func (b *builder) afeRemove(n *node) {
 	}
 	copy(b.afe[i:], b.afe[i+1:])
 	b.afe = b.afe[:len(b.afe)-1]
+	b.afeDropped(n)
+}
+
+// afeDropped notes that n left the list of active formatting elements.
+func (b *builder) afeDropped(n *node) {
 	n.inAFE = false
+	if k := afeKey(n); b.afeKeys[k] <= 1 {
+		delete(b.afeKeys, k)
+	} else {
+		b.afeKeys[k]--
+	}
 	b.maybeFree(n)
 }
 
@@ -282,6 +347,7 @@ func (b *builder) afeInsert(i int, n *node) {
 	copy(b.afe[i+1:], b.afe[i:])
 	b.afe[i] = n
 	n.inAFE = true
+	b.afeKeys[afeKey(n)]++
 }
 
 func (b *builder) pin(slot **node, n *node) {
@@ -319,6 +385,9 @@ func isDefaultScopeStop(n *node) bool {
 }
 
 func (b *builder) indexOfElementInScope(s scopeKind, match ...a.Atom) int {
+	if !b.mayBeOpen(match) {
+		return -1
+	}
 	for i := len(b.oe) - 1; i >= 0; i-- {
 		n := b.oe[i]
 		if n.ns == nsHTML {

@@ -1,0 +1,55 @@
+package htmlstream
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/phrase"
+)
+
+// Inputs that made earlier versions quadratic or worse: each must run, in
+// about linear time, to the text it has.
+func TestHostileInputs(t *testing.T) {
+	var distinctB, reconstruct strings.Builder
+	for i := 0; i < 100000; i++ {
+		fmt.Fprintf(&distinctB, "<b id=%d>", i)
+	}
+	distinctB.WriteString("x<p>y")
+	for i := 0; i < 5000; i++ {
+		fmt.Fprintf(&reconstruct, "<p><b id=%d>x</p>", i)
+	}
+	tests := []struct {
+		name, src, want string
+	}{
+		{"100,000 nested divs", strings.Repeat("<div>", 100000) + "x" + strings.Repeat("</div>", 100000), "x\n"},
+		{"100,000 spans in a paragraph, then blocks", "<p>" + strings.Repeat("<span>", 100000) + "x" + strings.Repeat("<div>y", 3), "x\ny\ny\ny\n"},
+		{"100,000 distinct formatting elements", distinctB.String(), "x\ny\n"},
+		{"100,000 identical formatting elements", strings.Repeat("<b>", 100000) + "x", "x\n"},
+		{"formatting reconstruction on every paragraph", reconstruct.String(), strings.Repeat("x\n", 5000)},
+		{"nested tables", strings.Repeat("<table>", 50000) + "x", "x\n"},
+		{"unclosed list items", strings.Repeat("<ul><li>", 50000) + "x", "x\n"},
+		{"unmatched end tags", strings.Repeat("<div>", 50000) + strings.Repeat("</span>", 50000) + "z", "z\n"},
+		{"unterminated comment", "<p>a<!-- never closed <a href=/x>x</a>", "a\n"},
+		{"NULs everywhere", "<p>\x00a\x00</p>\x00<a\x00 href=/y>y</a>", "a\ny\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var text bytes.Buffer
+			c, _ := filter.NewCore(filter.Options{}, filter.Outputs{Text: phrase.NewWriter(&text)})
+			b, err := run(strings.NewReader(tc.src), c, Options{})
+			c.Finish()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if text.String() != tc.want {
+				t.Errorf("text %q, want %q", clipLines(text.String()), tc.want)
+			}
+			if len(b.free) != b.allocated {
+				t.Errorf("%d nodes made, %d released", b.allocated, len(b.free))
+			}
+		})
+	}
+}
