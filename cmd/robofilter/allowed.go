@@ -163,7 +163,7 @@ func loadAllowedRobots(c *cli.Context, opts robotstxt.Options) (*robotstxt.Robot
 		return nil, cli.Exit(err.Error(), exitFailure)
 	}
 	r := robotstxt.FromResponse(status, body, opts)
-	printRobotsWarnings(c.App.ErrWriter, name, r)
+	printRobotsWarnings(c, name, r)
 	return r, nil
 }
 

@@ -21,6 +21,7 @@ func robotsModeFlags() []cli.Flag {
 		&cli.StringFlag{Name: "mode", Value: "rfc9309", Usage: "rules to follow: `rfc9309` or v1 (\"HTTP: The Definitive Guide\": first record, substring names, first match)"},
 		&cli.BoolFlag{Name: "google", Usage: "RFC 9309 with Google's leniencies (key typos, missing colon, index.html) and no URL normalisation"},
 		&cli.StringFlag{Name: "format", Value: "plain", Usage: "output `FORMAT`: plain or jsonl"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "do not print warnings about robots.txt lines"},
 	}
 }
 
@@ -50,8 +51,13 @@ func readRobotsFile(c *cli.Context, name string) ([]byte, error) {
 	return os.ReadFile(name)
 }
 
-// printRobotsWarnings writes a file's warnings to stderr, compiler style.
-func printRobotsWarnings(w io.Writer, name string, r *robotstxt.Robots) {
+// printRobotsWarnings writes a file's warnings to stderr, compiler style,
+// unless --quiet.
+func printRobotsWarnings(c *cli.Context, name string, r *robotstxt.Robots) {
+	if c.Bool("quiet") {
+		return
+	}
+	w := c.App.ErrWriter
 	if name == "-" {
 		name = "<stdin>"
 	}
@@ -112,7 +118,7 @@ func runRobots(c *cli.Context) error {
 		if err != nil {
 			return cli.Exit(fmt.Sprintf("writing output: %v", err), exitFailure)
 		}
-		printRobotsWarnings(c.App.ErrWriter, name, r)
+		printRobotsWarnings(c, name, r)
 	}
 	if err := out.Flush(); err != nil {
 		return cli.Exit(fmt.Sprintf("writing output: %v", err), exitFailure)
@@ -170,6 +176,10 @@ func writeRobotsPlain(w *bufio.Writer, name string, r *robotstxt.Robots) error {
 			if rule.Allow {
 				directive = "allow"
 			}
+			if rule.Pattern == "" {
+				add(rule.Line, "%s (empty)", directive)
+				continue
+			}
 			add(rule.Line, "%s %s", directive, rule.Pattern)
 		}
 		for _, cd := range g.CrawlDelays {
@@ -203,7 +213,7 @@ func writeRobotsPlain(w *bufio.Writer, name string, r *robotstxt.Robots) error {
 		fmt.Fprintln(w)
 	}
 	if n := len(r.Warnings()); n > 0 {
-		fmt.Fprintf(w, "%d unusable lines (warnings on stderr)\n", n)
+		fmt.Fprintf(w, "%d warnings about unusable lines\n", n)
 	}
 	return w.Flush()
 }

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+const extensionsRobots = `Sitemap: https://example.com/sitemap.xml
+User-agent: mybot
+Crawl-delay: 10
+User-agent: yourbot
+Robot-version: 2.0.0
+Request-rate: 10/1m 0200-0600
+Visit-time: 0100-0500
+Comment: crawl at night
+Disallow: /private/
+Disallow:
+Bogus line
+
+User-agent: *
+Allow: /
+Host: www.example.com
+Clean-param: utm_source&ref /news/
+`
+
+func TestRobotsPlainReport(t *testing.T) {
+	file := writeRobotsFile(t, extensionsRobots)
+	out, errOut, status := runRobotsCLI(t, "", "robots", file)
+	want := "file " + file + " (rfc9309, UTF-8, 314 bytes, 16 lines)\n" +
+		"group line 2: mybot, yourbot\n" +
+		"  line 3: crawl-delay 10s (for mybot)\n" +
+		"  line 6: request-rate 10/1m 02:00-06:00 UTC (one request every 6s)\n" +
+		"  line 7: visit-time 01:00-05:00 UTC\n" +
+		"  line 8: comment crawl at night\n" +
+		"  line 9: disallow /private/\n" +
+		"  line 10: disallow (empty)\n" +
+		"group line 13: *\n" +
+		"  line 14: allow /\n" +
+		"sitemap line 1: https://example.com/sitemap.xml\n" +
+		"host line 15: www.example.com\n" +
+		"clean-param line 16: utm_source&ref under /news/\n" +
+		"2 warnings about unusable lines\n"
+	if out != want {
+		t.Errorf("output:\n%s\nwant:\n%s", out, want)
+	}
+	wantErr := "robofilter: " + file + ":5: warning: Robot-version is not right after the User-agent lines: ignored, the record stays 1.0\n" +
+		"robofilter: " + file + `:11: warning: no colon: "Bogus line" is not a field` + "\n"
+	if errOut != wantErr || status != exitOK {
+		t.Errorf("status %d, stderr:\n%s\nwant:\n%s", status, errOut, wantErr)
+	}
+}
+
+func TestRobotsReportsTheProposalVersion(t *testing.T) {
+	file := writeRobotsFile(t, "User-agent: Chives\nRobot-version: 2.0.0\nAllow: */index.html\n\nUser-agent: Lab\nRobot-version: 2.1.0\n")
+	out, _, _ := runRobotsCLI(t, "", "robots", "--mode", "v1", file)
+	for _, want := range []string{"group line 1: Chives\n  line 2: robot-version 2.0.0 (1996 proposal rules)\n  line 3: allow */index.html\n", "group line 5: Lab (skipped: Robot-version 2.1.0)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRobotsJSONLines(t *testing.T) {
+	file := writeRobotsFile(t, extensionsRobots)
+	out, _, status := runRobotsCLI(t, "", "robots", "--format", "jsonl", file)
+	if status != exitOK {
+		t.Fatalf("status %d", status)
+	}
+	var types []string
+	var group map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if rec["file"] != file {
+			t.Errorf("record without its file: %s", line)
+		}
+		types = append(types, rec["type"].(string))
+		if rec["type"] == "group" && group == nil {
+			group = rec
+		}
+	}
+	if got := strings.Join(types, " "); got != "file group group sitemap host clean-param warning warning" {
+		t.Errorf("record types: %s", got)
+	}
+	delays := group["crawl_delay"].([]any)
+	delay := delays[0].(map[string]any)
+	if delay["seconds"] != 10.0 || delay["line"] != 3.0 || len(delay["agents"].([]any)) != 1 {
+		t.Errorf("crawl_delay: %v", delay)
+	}
+	rate := group["request_rate"].([]any)[0].(map[string]any)
+	if rate["requests"] != 10.0 || rate["seconds"] != 60.0 || rate["window"] != "02:00-06:00 UTC" || len(rate["agents"].([]any)) != 2 {
+		t.Errorf("request_rate: %v", rate)
+	}
+	if rules := group["rules"].([]any); len(rules) != 2 {
+		t.Errorf("rules: %v", rules)
+	}
+}
+
+func TestRobotsReadsUTF16AndStdin(t *testing.T) {
+	text := "User-agent: *\r\nDisallow: /login\r\n"
+	units := utf16.Encode([]rune("\ufeff" + text))
+	var body []byte
+	for _, u := range units {
+		body = append(body, byte(u), byte(u>>8))
+	}
+	file := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(file, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ := runRobotsCLI(t, "", "robots", file)
+	if !strings.Contains(out, "UTF-16LE") || !strings.Contains(out, "  line 2: disallow /login\n") {
+		t.Errorf("UTF-16 file:\n%s", out)
+	}
+	out, _, status := runRobotsCLI(t, text, "robots", "-")
+	if status != exitOK || !strings.HasPrefix(out, "file - (rfc9309, UTF-8,") {
+		t.Errorf("stdin: status %d\n%s", status, out)
+	}
+}
+
+func TestRobotsUnreadableFileIsReportedAndOthersStillProcessed(t *testing.T) {
+	good := writeRobotsFile(t, "User-agent: *\nDisallow: /x\n")
+	missing := filepath.Join(t.TempDir(), "missing.txt")
+	out, errOut, status := runRobotsCLI(t, "", "robots", missing, good)
+	if status != exitFailure || !strings.Contains(errOut, "missing.txt") || !strings.Contains(out, "file "+good) {
+		t.Errorf("status %d, stdout:\n%s\nstderr:\n%s", status, out, errOut)
+	}
+}
+
+func TestRobotsUsageErrors(t *testing.T) {
+	cases := [][]string{
+		{"robots"},
+		{"robots", "--format", "yaml", "x"},
+		{"robots", "--mode", "v9", "x"},
+		{"robots", "--google", "--mode", "v1", "x"},
+	}
+	for _, args := range cases {
+		if _, errOut, status := runRobotsCLI(t, "", args...); status != exitUsage {
+			t.Errorf("%v: status %d, stderr %s", args, status, errOut)
+		}
+	}
+}
+
+func TestRobotsHelpHasExamples(t *testing.T) {
+	out, _, status := runRobotsCLI(t, "", "robots", "--help")
+	if status != exitOK || !strings.Contains(out, "Examples:") || !strings.Contains(out, "robofilter robots robots.txt") {
+		t.Errorf("status %d, help:\n%s", status, out)
+	}
+}
