@@ -213,7 +213,7 @@ func writeRobotsPlain(w *bufio.Writer, name string, r *robotstxt.Robots) error {
 		fmt.Fprintln(w)
 	}
 	if n := len(r.Warnings()); n > 0 {
-		fmt.Fprintf(w, "%d warnings about unusable lines\n", n)
+		fmt.Fprintf(w, "%d %s about unusable lines\n", n, pick(n == 1, "warning", "warnings"))
 	}
 	return w.Flush()
 }
