@@ -118,7 +118,10 @@ const curlyQuotes = "\u201c\u201d\u2018\u2019\u201e"
 
 // resolveClasses reads a class attribute. robotNames maps robot numbers
 // (RobotExclusion.RobotNameN) to whether that robot is the agent.
-func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) bool) classVerdict {
+// profileOK is false under --require-profile when the head did not name the
+// profile: the profile's classes are then meaningless (Yahoo's
+// robots-nocontent is not the profile's and still counts).
+func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) bool, profileOK bool) classVerdict {
 	var v classVerdict
 	if !mentionsRobot(class) {
 		return v
@@ -164,7 +167,7 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) bo
 				v.warnings = append(v.warnings, fmt.Sprintf("unknown Robot Exclusion Profile class %q ignored (a typo here leaks content)", tok))
 				continue
 			}
-			if dialects&DialectProfile == 0 {
+			if dialects&DialectProfile == 0 || !profileOK {
 				continue
 			}
 			var c Switch
@@ -185,7 +188,7 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) bo
 				v.warnings = append(v.warnings, fmt.Sprintf("unknown per-robot class %q ignored", tok))
 				continue
 			}
-			if dialects&DialectProfile == 0 || agentIsRobot == nil || !agentIsRobot(n) {
+			if dialects&DialectProfile == 0 || !profileOK || agentIsRobot == nil || !agentIsRobot(n) {
 				continue
 			}
 			var c Switch

@@ -23,7 +23,7 @@ func TestResolveClassesOverrides(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			v := resolveClasses([]byte(tc.class), AllDialects, robot1)
+			v := resolveClasses([]byte(tc.class), AllDialects, robot1, true)
 			if v.override != tc.want || len(v.warnings) != tc.warnings {
 				t.Errorf("got %+v (warnings %q), want %+v with %d warnings", v.override, v.warnings, tc.want, tc.warnings)
 			}

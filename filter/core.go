@@ -13,7 +13,7 @@
 //	//   c.Close(scope, layout)               an element's content ends
 //	//   c.Release(scope)                     an element can take no more content
 //	//   c.Archive(raw, c.ArchiveOn(scope))   the token's bytes, for the archive copy
-//	//   c.Meta / c.Toggle / c.BaseHref / c.EndHead
+//	//   c.Meta / c.Toggle / c.BaseHref / c.EndHead (the head has ended)
 //	res, err := c.Finish()
 //
 // Scopes are values: a parser keeps one per open element and derives a
@@ -105,7 +105,8 @@ type Element struct {
 	Class     []byte
 	NoSnippet bool // data-nosnippet present (any value)
 	Layout    Layout
-	Hidden    bool // its content is never text (script, style, template, head…)
+	Hidden    bool // its content is never text (script, style, template…)
+	Head      bool // it is the document's head: its content is not text, but for the title
 	Inert     bool // its content is never followed (template)
 	Link      LinkKind
 	Href      []byte
@@ -125,13 +126,21 @@ type Scope struct {
 	Hidden bool
 	Inert  bool
 	owns   bool // this element's link is anchor (it collects the text)
+	code   bool // inside an element whose content is never text (script, template…)
+	head   bool // inside the head (only the title's text counts there)
 	hides  bool // the element itself hides its content
+	isHead bool // the element is the head
 	inerts bool // the element itself makes its content inert
-	title  bool // the element's text is indexed even in a hidden context
+	title  bool // the element is the title: its text counts in the head
 	ov     Override
-	anchor *anchor
-	region *Region // the region this element opened
-	why    *causes
+	// seq says, per switch, when the innermost element region that said
+	// something about it opened (0: none); regionSeq is this element's.
+	// A flat span (a comment region) that opened later is inside it.
+	seq       [4]uint32
+	regionSeq uint32
+	anchor    *anchor
+	region    *Region // the region this element opened
+	why       *causes
 }
 
 // causes records, per switch, the region that turned it off.
@@ -175,6 +184,12 @@ type Core struct {
 	docOff     Switch
 	flat       Switch    // switches turned off by flat (comment/tag toggled) regions
 	flatBy     [2]Switch // per flat dialect: Yandex, googleoff
+	flatSeq    [2][4]uint32
+	seq        uint32   // counts regions as they open (element and flat)
+	headEnded  bool     // body content from now on releases what is held
+	linkBase   *url.URL // a base for the next link instead of the document's (xml:base)
+	// noArchiveSource is the directive that first withheld the archive.
+	noArchiveSource DirectiveSource
 	flatWhy    causes
 	flatOpen   [2][4]*Region
 	held       bool // the head has not ended: outputs are held
@@ -269,14 +284,13 @@ func (c *Core) SetResultInfo(format, charset string) {
 // Start opens an element inside parent and returns the element's scope.
 func (c *Core) Start(parent Scope, el *Element) Scope {
 	s := parent
-	s.anchor, s.region, s.owns = parent.anchor, nil, false
-	s.hides, s.inerts, s.title = el.Hidden, el.Inert, el.Title
-	s.Hidden = (parent.Hidden || el.Hidden) && !el.Title
-	s.Inert = parent.Inert || el.Inert
+	s.anchor, s.region, s.owns, s.regionSeq = parent.anchor, nil, false, 0
+	s.hides, s.isHead, s.inerts, s.title = el.Hidden, el.Head, el.Inert, el.Title
+	s.hideFrom(parent)
 	var ov Override
 	dialect, marker := "", ""
-	if len(el.Class) > 0 && (!c.opts.RequireProfile || c.profileOK) {
-		v := resolveClasses(el.Class, c.dialects, c.agentIsRobot)
+	if len(el.Class) > 0 {
+		v := resolveClasses(el.Class, c.dialects, c.agentIsRobot, !c.opts.RequireProfile || c.profileOK)
 		if !el.Clone {
 			for _, w := range v.warnings {
 				c.Warn(el.Pos, "<%s>: %s", el.Tag, w)
@@ -296,6 +310,14 @@ func (c *Core) Start(parent Scope, el *Element) Scope {
 	s.ov = ov
 	if !ov.IsZero() {
 		s.Off = ov.Apply(parent.Off)
+		c.seq++
+		s.regionSeq = c.seq
+		s.seq = parent.seq
+		for i := 0; i < 4; i++ {
+			if (ov.Off|ov.On)&(1<<i) != 0 {
+				s.seq[i] = c.seq
+			}
+		}
 		if c.track {
 			r := &Region{Dialect: dialect, Marker: marker, Tag: el.Tag, Off: ov.Off, On: ov.On, Line: el.Pos.Line, Col: el.Pos.Col, start: el.Pos}
 			s.region = r
@@ -312,17 +334,27 @@ func (c *Core) Start(parent Scope, el *Element) Scope {
 			}
 			s.why = &w
 		}
-		if s.Off&NoIndex != 0 && parent.Off&NoIndex == 0 && !parent.Hidden {
+		before, after := c.offAt(parent, false), c.offAt(s, false)
+		if after&NoIndex != 0 && before&NoIndex == 0 && !parent.Hidden {
 			c.heldText.brk(c)
+			c.anchorBreak(parent)
+		}
+		if after&NoArchive != 0 && before&NoArchive == 0 && !s.Hidden && after&NoIndex == 0 {
+			c.heldText.elide(c)
 		}
 	}
-	if !s.Hidden || el.Title {
+	if !s.Hidden {
 		switch el.Layout {
 		case Block:
 			c.heldText.line(c)
+			c.anchorBreak(parent)
 		case Cell:
 			c.heldText.space(c)
+			c.anchorBreak(parent)
 		}
+	}
+	if el.Link != NoLink && !s.Inert && c.headEnded {
+		c.bodyContent()
 	}
 	if el.Link != NoLink && c.out.Link != nil && !s.Inert {
 		a := c.newLink(s, el, ov)
@@ -336,16 +368,62 @@ func (c *Core) Start(parent Scope, el *Element) Scope {
 	return s
 }
 
+// hideFrom derives whether the element's content is text: code elements
+// hide everything inside them; the head hides all but the title.
+func (s *Scope) hideFrom(parent Scope) {
+	s.code = parent.code || s.hides
+	s.head = (parent.head || s.isHead) && !s.title
+	s.Hidden = s.code || s.head
+	s.Inert = parent.Inert || s.inerts
+}
+
+// offAt is what is off at a place in scope s, before the document-level
+// rules: for each switch the innermost region decides, an element's or a
+// flat span's, by when it opened. ignoreGoogleIndex leaves out googleoff:
+// index (which keeps anchor text).
+func (c *Core) offAt(s Scope, ignoreGoogleIndex bool) Switch {
+	if c.flat == 0 {
+		return s.Off
+	}
+	off := s.Off
+	for k := range c.flatBy {
+		for i := 0; i < 4; i++ {
+			bit := Switch(1) << i
+			if c.flatBy[k]&bit == 0 || ignoreGoogleIndex && k == 1 && bit == NoIndex {
+				continue
+			}
+			if c.flatSeq[k][i] > s.seq[i] {
+				off |= bit
+			}
+		}
+	}
+	return off
+}
+
+// anchorBreak separates words in the anchor text being collected in s.
+func (c *Core) anchorBreak(s Scope) {
+	if a := s.anchor; a != nil && len(a.text) > 0 && len(a.text) < MaxAnchorText {
+		a.text = append(a.text, ' ')
+	}
+}
+
 // Rescope recomputes an element's scope under a new parent, for parsers
 // whose tree moves open elements (the HTML adoption agency). It has no side
 // effects: what was written under the old parent stays written.
 func (c *Core) Rescope(parent, s Scope) Scope {
-	s.Hidden = (parent.Hidden || s.hides) && !s.title
+	s.hideFrom(parent)
 	s.Inert = parent.Inert || s.inerts
 	if !s.owns {
 		s.anchor = parent.anchor
 	}
 	s.Off = s.ov.Apply(parent.Off)
+	own := s.seq
+	s.seq = parent.seq
+	for i := 0; i < 4; i++ {
+		if (s.ov.Off|s.ov.On)&(1<<i) != 0 {
+			s.seq[i] = own[i]
+		}
+	}
 	if s.why != nil || parent.why != nil {
 		w := causes{}
 		if parent.why != nil {
@@ -368,9 +446,8 @@ func (c *Core) Rescope(parent, s Scope) Scope {
 // newLink decides whether a link is followed and why not.
 func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
 	href := trimHref(el.Href)
-	a := &anchor{link: Link{Href: href, Tag: el.Tag, Rel: string(el.Rel), Line: el.Pos.Line, Col: el.Pos.Col, Followed: true}}
-	a.link.URL = c.resolve(href)
-	off := s.Off | c.flat
+	a := &anchor{link: Link{Href: href, Tag: el.Tag, Rel: string(el.Rel), Line: el.Pos.Line, Col: el.Pos.Col, Followed: true}, base: c.linkBase}
+	off := c.offAt(s, false)
 	switch {
 	case href == "":
 		a.link.Followed, a.link.Reason = false, "empty href"
@@ -382,10 +459,10 @@ func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
 		a.link.Followed, a.link.Reason = false, "document nofollow"
 	case off&NoFollow != 0:
 		a.link.Followed, a.link.Reason = false, "nofollow region"
-		if s.why != nil && s.why.of(NoFollow) != nil {
-			a.link.Cause = s.why.of(NoFollow)
-		} else {
+		if s.Off&NoFollow == 0 || c.flatWhy.of(NoFollow) != nil && s.why.of(NoFollow) == nil {
 			a.link.Cause = c.flatWhy.of(NoFollow)
+		} else {
+			a.link.Cause = s.why.of(NoFollow)
 		}
 	case c.dialects&DialectRel != 0 && own.On&NoFollow == 0:
 		if tok, ok := relNoFollow(el.Rel); ok {
@@ -447,6 +524,13 @@ func (c *Core) flushLinks() {
 	n := 0
 	for n < len(c.queue) && c.queue[n].done {
 		a := c.queue[n]
+		// Resolved now, not when seen: a head link before <base> is held
+		// until the head has ended, and the base applies to it too.
+		if a.base != nil {
+			a.link.URL = resolve(a.base, a.link.Href)
+		} else {
+			a.link.URL = c.resolve(a.link.Href)
+		}
 		a.link.Text = strings.Join(strings.Fields(string(a.text)), " ")
 		if err := c.out.Link(a.link); err != nil {
 			c.archive.fail(err)
@@ -468,8 +552,10 @@ func (c *Core) Close(s Scope, layout Layout) {
 	switch layout {
 	case Block:
 		c.heldText.line(c)
+		c.anchorBreak(s)
 	case Cell:
 		c.heldText.space(c)
+		c.anchorBreak(s)
 	}
 }
 
@@ -494,13 +580,19 @@ func (c *Core) endRegion(r *Region) {
 
 // Text adds character data inserted in scope s.
 func (c *Core) Text(s Scope, b []byte) {
-	if s.Hidden || len(b) == 0 || !c.wantsText && s.anchor == nil {
+	if s.Hidden || len(b) == 0 {
+		return
+	}
+	if c.held && c.headEnded && !isSpace(b) {
+		c.bodyContent()
+	}
+	if !c.wantsText && s.anchor == nil {
 		return
 	}
 	if !utf8.Valid(b) {
 		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
 	}
-	off := s.Off | c.flat | c.docOff
+	off := c.offAt(s, false) | c.docOff
 	if off&NoIndex != 0 {
 		c.heldText.brk(c)
 	} else {
@@ -509,8 +601,15 @@ func (c *Core) Text(s Scope, b []byte) {
 	// Anchor text is the link's indexable text, except that googleoff:
 	// index keeps words off this page but not off the linked one (only
 	// googleoff: anchor does that, as in the Search Appliance).
-	anchorOff := s.Off | c.docOff | c.flatBy[0] | c.flatBy[1]&^NoIndex
-	if a := s.anchor; a != nil && anchorOff&(NoIndex|NoAnchorText) == 0 && len(a.text) < MaxAnchorText {
+	a := s.anchor
+	if a == nil {
+		return
+	}
+	if (c.offAt(s, true)|c.docOff)&(NoIndex|NoAnchorText) != 0 {
+		c.anchorBreak(s)
+		return
+	}
+	if len(a.text) < MaxAnchorText {
 		room := MaxAnchorText - len(a.text)
 		if len(b) > room {
 			b = b[:room]
@@ -520,11 +619,20 @@ func (c *Core) Text(s Scope, b []byte) {
 	}
 }
 
+func isSpace(b []byte) bool {
+	for _, ch := range b {
+		if ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r' && ch != '\f' {
+			return false
+		}
+	}
+	return true
+}
+
 // WantsArchive reports whether the archive copy is an output of this run.
 func (c *Core) WantsArchive() bool { return c.out.Archive != nil }
 
 // ArchiveOn reports whether content in scope s belongs in the archive copy.
-func (c *Core) ArchiveOn(s Scope) bool { return (s.Off|c.flat)&NoArchive == 0 }
+func (c *Core) ArchiveOn(s Scope) bool { return c.offAt(s, false)&NoArchive == 0 }
 
 // Archive passes a token's raw bytes to the archive copy, or elides them.
 func (c *Core) Archive(raw []byte, on bool) {
@@ -556,6 +664,12 @@ func (c *Core) Toggle(d Dialects, marker string, off, on Switch) {
 	before := c.flat
 	st := &c.flatBy[k]
 	if opening := off &^ *st; opening != 0 {
+		c.seq++
+		for i := 0; i < 4; i++ {
+			if opening&(1<<i) != 0 {
+				c.flatSeq[k][i] = c.seq
+			}
+		}
 		r := &Region{Dialect: dialectName(d), Marker: marker, Off: opening, Line: c.pos.Line, Col: c.pos.Col, start: c.pos}
 		for i := 0; i < 4; i++ {
 			if opening&(1<<i) != 0 {
@@ -613,9 +727,17 @@ func (c *Core) Pos() Pos { return c.pos }
 // Flat returns the switches flat regions have turned off now.
 func (c *Core) Flat() Switch { return c.flat }
 
-// EndHead releases what was held while the head could still change the
-// document-level directives.
+// EndHead says the head has ended. What the head held (the title's text,
+// head links, the archive bytes so far) stays held until the first body
+// content (text or a link), so a robots META before any of it, even one
+// the parser puts in the body, still applies to the whole document.
 func (c *Core) EndHead() {
+	c.headEnded = true
+}
+
+// bodyContent releases what was held: from here on, a robots META
+// applies only from its own position.
+func (c *Core) bodyContent() {
 	if !c.held {
 		return
 	}
@@ -627,10 +749,13 @@ func (c *Core) EndHead() {
 		}
 	}
 	c.flushLinks()
+	if c.docOff&NoArchive != 0 && (c.out.Archive != nil || c.out.ArchiveText != nil) {
+		src := c.noArchiveSource
+		c.Warn(Pos{Line: src.Line, Col: src.Col}, "%s says %s: no archive copy is written", src.Origin, c.noArchiveWhy())
+	}
 	if c.out.Archive != nil {
 		if c.docOff&NoArchive != 0 {
 			c.archive.withhold()
-			c.Warn(c.pos, "the document says %s: no archive copy is written", c.noArchiveWhy())
 		} else {
 			c.archive.release()
 		}
@@ -650,7 +775,7 @@ func (c *Core) Held() bool { return c.held }
 // Finish ends the run: it releases anything held, completes open links and
 // regions, and flushes the outputs.
 func (c *Core) Finish() (*Result, error) {
-	c.EndHead()
+	c.bodyContent()
 	for _, a := range c.queue {
 		a.done = true
 	}

@@ -21,6 +21,7 @@ const (
 	heldSpace
 	heldLine
 	heldBreak
+	heldElide
 )
 
 type heldOp struct {
@@ -113,6 +114,20 @@ func (h *heldText) brk(c *Core) {
 	}
 }
 
+// elide marks an empty no-archive region in the text form of the archive.
+func (h *heldText) elide(c *Core) {
+	if c.out.ArchiveText == nil || h.record(c, heldElide, nil) {
+		return
+	}
+	if c.docOff&NoArchive == 0 && !c.snipElided {
+		s := c.out.ArchiveText
+		s.Space()
+		s.Text([]byte(c.Ellipsis()))
+		s.Space()
+		c.snipElided = true
+	}
+}
+
 // release replays the held text unless the document turned indexing off.
 func (h *heldText) release(c *Core) {
 	ops, buf := h.ops, h.buf
@@ -133,6 +148,8 @@ func (h *heldText) release(c *Core) {
 			h.line(c)
 		case heldBreak:
 			h.brk(c)
+		case heldElide:
+			h.elide(c)
 		}
 	}
 }

@@ -45,6 +45,7 @@ type anchor struct {
 	link Link
 	text []byte
 	done bool
+	base *url.URL // resolve against this, not the document's base (xml:base)
 }
 
 // relNoFollow reports whether a rel value has a token asking not to follow

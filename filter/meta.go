@@ -48,7 +48,12 @@ func (c *Core) Apply(src DirectiveSource, ds []Directive, pos Pos) {
 	}
 	c.docOff = c.doc.Switches()
 	newly := c.docOff &^ before
+	if newly&NoArchive != 0 {
+		c.noArchiveSource = src
+	}
 	if newly == 0 || c.held {
+		// Nothing of the document has been written: the rule applies to
+		// all of it (the held outputs are decided when released).
 		if newly&NoArchive != 0 && c.archive.overflow {
 			c.archive.stopped = true
 			c.Warn(pos, "%s after more than %d bytes of head: the archive copy was already written up to here and stops now", src.Origin, maxHeldArchive)

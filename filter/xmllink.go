@@ -13,10 +13,9 @@ func (c *Core) StartBased(parent Scope, el *Element, base *url.URL) Scope {
 	if base == nil {
 		return c.Start(parent, el)
 	}
-	saved := c.base
-	c.base = base
+	c.linkBase = base
 	s := c.Start(parent, el)
-	c.base = saved
+	c.linkBase = nil
 	return s
 }
 
@@ -31,12 +30,9 @@ func (c *Core) EndLink(s Scope, el *Element, base *url.URL) {
 	if c.out.Link == nil || s.Inert {
 		return
 	}
-	saved := c.base
-	if base != nil {
-		c.base = base
-	}
+	c.linkBase = base
 	a := c.newLink(s, el, s.ov)
-	c.base = saved
+	c.linkBase = nil
 	a.done = true
 	c.enqueue(a)
 }

@@ -27,9 +27,11 @@ var blockElements = atomSet(a.Address, a.Article, a.Aside, a.Blockquote, a.Body,
 var cellElements = atomSet(a.Td, a.Th, a.Button, a.Input, a.Img, a.Label, a.Rt, a.Rp)
 
 // hiddenElements have content that is never indexable text: it is code,
-// fallback for disabled features, or inert (SPEC section 5).
+// fallback for disabled features, or inert (SPEC section 5). The head is
+// not among them: its content is not text either, except the title
+// (filter.Element.Head).
 var hiddenElements = atomSet(a.Script, a.Style, a.Template, a.Noscript, a.Noembed, a.Noframes, a.Iframe,
-	a.Head, a.Datalist)
+	a.Datalist)
 
 // Element categories, looked up once per element in atomFlags.
 const (

@@ -62,6 +62,7 @@ func (b *builder) element(n *node) filter.Element {
 	if n.ns == nsHTML {
 		el.Inert = n.atom == a.Template
 		el.Title = n.atom == a.Title
+		el.Head = n.atom == a.Head
 		switch n.atom {
 		case a.A:
 			if t.hasHref {

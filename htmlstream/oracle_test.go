@@ -158,6 +158,7 @@ func domElement(n *html.Node) filter.Element {
 	if !foreign {
 		el.Inert = x == a.Template
 		el.Title = x == a.Title
+		el.Head = x == a.Head
 		switch x {
 		case a.A:
 			if hasHref {

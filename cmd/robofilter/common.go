@@ -136,6 +136,11 @@ func (rc *runConfig) warner(name string) func(filter.Warning) {
 		return nil
 	}
 	return func(w filter.Warning) {
+		if w.Line == 0 {
+			// From outside the document (an X-Robots-Tag value): no position.
+			fmt.Fprintf(rc.stderr, "robofilter: %s: warning: %s\n", name, w.Message)
+			return
+		}
 		fmt.Fprintf(rc.stderr, "robofilter: %s:%d:%d: warning: %s\n", name, w.Line, w.Col, w.Message)
 	}
 }
