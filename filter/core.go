@@ -174,35 +174,35 @@ const MaxWarnings = 1000
 
 // Core is one document's run. It is not safe for concurrent use.
 type Core struct {
-	opts       Options
-	out        Outputs
-	dialects   Dialects
-	base       *url.URL
-	baseSet    bool
-	pos        Pos
-	doc        Directives
-	docOff     Switch
-	flat       Switch    // switches turned off by flat (comment/tag toggled) regions
-	flatBy     [2]Switch // per flat dialect: Yandex, googleoff
-	flatSeq    [2][4]uint32
-	seq        uint32   // counts regions as they open (element and flat)
-	headEnded  bool     // body content from now on releases what is held
-	linkBase   *url.URL // a base for the next link instead of the document's (xml:base)
+	opts      Options
+	out       Outputs
+	dialects  Dialects
+	base      *url.URL
+	baseSet   bool
+	pos       Pos
+	doc       Directives
+	docOff    Switch
+	flat      Switch    // switches turned off by flat (comment/tag toggled) regions
+	flatBy    [2]Switch // per flat dialect: Yandex, googleoff
+	flatSeq   [2][4]uint32
+	seq       uint32   // counts regions as they open (element and flat)
+	headEnded bool     // body content from now on releases what is held
+	linkBase  *url.URL // a base for the next link instead of the document's (xml:base)
 	// noArchiveSource is the directive that first withheld the archive.
 	noArchiveSource DirectiveSource
-	flatWhy    causes
-	flatOpen   [2][4]*Region
-	held       bool // the head has not ended: outputs are held
-	heldText   heldText
-	archive    archiveWriter
-	queue      []*anchor
-	robotNames map[int]string
-	profileOK  bool
-	track      bool // track causes and regions (jsonl, check)
-	wantsText  bool // a text output exists
-	written    bool // body content has reached an output
-	res        Result
-	snipElided bool
+	flatWhy         causes
+	flatOpen        [2][4]*Region
+	held            bool // the head has not ended: outputs are held
+	heldText        heldText
+	archive         archiveWriter
+	queue           []*anchor
+	robotNames      map[int]string
+	profileOK       bool
+	track           bool // track causes and regions (jsonl, check)
+	wantsText       bool // a text output exists
+	written         bool // body content has reached an output
+	res             Result
+	snipElided      bool
 }
 
 // NewCore starts a run. X-Robots-Tag values apply before anything is read.

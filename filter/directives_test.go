@@ -93,3 +93,12 @@ func TestAgentMatchesProductTokenIgnoringCase(t *testing.T) {
 		}
 	}
 }
+
+func TestPositionsCountCRLFAndLoneCRAsLineEnds(t *testing.T) {
+	p := StartPos.Advance([]byte("a\r\nb\rc\n"))
+	p = p.Advance([]byte("d\r"))
+	p = p.Advance([]byte("\ne"))
+	if p.Line != 5 || p.Col != 2 {
+		t.Errorf("got %d:%d, want 5:2", p.Line, p.Col)
+	}
+}

@@ -173,7 +173,9 @@ func (a *archiveWriter) raw(b []byte, on bool) {
 		return
 	}
 	if !on {
-		a.elide()
+		if !isSpace(b) {
+			a.elide() // whitespace alone is no content to mark
+		}
 		return
 	}
 	a.write(b)

@@ -11,23 +11,43 @@ var newline = []byte{'\n'}
 // (columns count bytes). Positions are those of the original bytes, before
 // any charset decoding, so they point into the file as the author sees it.
 type Pos struct {
-	Offset int64
-	Line   int
-	Col    int
+	Offset  int64
+	Line    int
+	Col     int
+	afterCR bool // the last byte was a CR: an LF next ends no new line
 }
 
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
-// Advance returns the position after the bytes b, starting at p.
+// Advance returns the position after the bytes b, starting at p. CR, LF
+// and CRLF each end a line, as HTML and XML read them.
 func (p Pos) Advance(b []byte) Pos {
-	p.Offset += int64(len(b))
-	last := bytes.LastIndexByte(b, '\n')
-	if last < 0 {
-		p.Col += len(b)
+	if len(b) == 0 {
 		return p
 	}
-	p.Line += bytes.Count(b, newline)
-	p.Col = len(b) - last
+	p.Offset += int64(len(b))
+	if bytes.IndexByte(b, '\r') < 0 && !p.afterCR {
+		last := bytes.LastIndexByte(b, '\n')
+		if last < 0 {
+			p.Col += len(b)
+			return p
+		}
+		p.Line += bytes.Count(b, newline)
+		p.Col = len(b) - last
+		return p
+	}
+	for _, c := range b {
+		switch {
+		case c == '\n' && p.afterCR:
+			// the LF of a CRLF: the line already ended
+		case c == '\n' || c == '\r':
+			p.Line++
+			p.Col = 1
+		default:
+			p.Col++
+		}
+		p.afterCR = c == '\r'
+	}
 	return p
 }
 

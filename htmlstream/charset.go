@@ -19,7 +19,7 @@ type input struct {
 	name     string            // the charset's name
 	bom      []byte            // a UTF-8 byte order mark, kept for the archive copy
 	dec      *encoding.Decoder // decodes text of an ASCII-compatible charset; nil for UTF-8
-	ellipsis []byte            // the ellipsis in the document's charset, if not UTF-8
+	enc      encoding.Encoding // the charset of an ASCII-compatible, non-UTF-8 input
 	encoder  *encoding.Encoder // re-encodes the archive copy of a decoded input
 	fallback *encoding.Decoder // decodes text that is not valid UTF-8 in an unlabeled document
 }
@@ -78,16 +78,25 @@ func openInput(r io.Reader, opts Options) (*input, error) {
 		return in, nil
 	case asciiCompatible(name):
 		in.dec = enc.NewDecoder()
-		if e, err := enc.NewEncoder().Bytes([]byte("…")); err == nil {
-			in.ellipsis = e
-		} else {
-			in.ellipsis = []byte("...")
-		}
+		in.enc = enc
 	default:
 		in.r = transform.NewReader(br, enc.NewDecoder())
 		in.encoder = enc.NewEncoder()
 	}
 	return in, nil
+}
+
+// ellipsisIn encodes the archive's ellipsis in the document's charset; one
+// the charset cannot express falls back to "..." (or, for a custom one, is
+// written as given).
+func ellipsisIn(enc encoding.Encoding, ellipsis string) []byte {
+	if e, err := enc.NewEncoder().Bytes([]byte(ellipsis)); err == nil {
+		return e
+	}
+	if ellipsis == "…" {
+		return []byte("...")
+	}
+	return []byte(ellipsis)
 }
 
 // asciiCompatible reports whether every ASCII byte of the charset's text is

@@ -30,6 +30,7 @@ func TestHostileInputs(t *testing.T) {
 		{"100,000 identical formatting elements", strings.Repeat("<b>", 100000) + "x", "x\n"},
 		{"formatting reconstruction on every paragraph", reconstruct.String(), strings.Repeat("x\n", 5000)},
 		{"nested tables", strings.Repeat("<table>", 50000) + "x", "x\n"},
+		{"nested templates", strings.Repeat("<template>", 100000) + "x", ""},
 		{"unclosed list items", strings.Repeat("<ul><li>", 50000) + "x", "x\n"},
 		{"unmatched end tags", strings.Repeat("<div>", 50000) + strings.Repeat("</span>", 50000) + "z", "z\n"},
 		{"unterminated comment", "<p>a<!-- never closed <a href=/x>x</a>", "a\n"},

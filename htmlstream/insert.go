@@ -97,6 +97,9 @@ func (b *builder) elementHooks(n *node) {
 		return
 	}
 	t := &b.tok
+	if n.atom != a.Body && n.atom != a.Frameset && b.stackContains(a.Template) {
+		return // template content is inert: its META and base say nothing
+	}
 	switch n.atom {
 	case a.Body, a.Frameset:
 		b.endHead()

@@ -219,12 +219,10 @@ func inHeadIM(b *builder) bool {
 		case a.Head:
 			return true
 		case a.Template:
-			for _, e := range b.oe {
-				if e.ns != nsHTML {
-					b.im = ignoreTheRemainingTokens
-					b.ignoreRest = true
-					return true
-				}
+			if b.openForeign > 0 {
+				b.im = ignoreTheRemainingTokens
+				b.ignoreRest = true
+				return true
 			}
 			b.addElement()
 			b.afe = append(b.afe, scopeMarker)

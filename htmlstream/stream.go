@@ -56,8 +56,8 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		return nil, err
 	}
 	core.SetResultInfo("html", in.name)
-	if in.ellipsis != nil {
-		core.SetEllipsis(in.ellipsis)
+	if in.enc != nil {
+		core.SetEllipsis(ellipsisIn(in.enc, core.Ellipsis()))
 	}
 	if in.encoder != nil {
 		core.EncodeArchive(in.encoder)
@@ -180,7 +180,13 @@ func (d *driver) token(tt html.TokenType) {
 		if b.tok.atom == 0 && b.tok.name == "noindex" {
 			c.Toggle(filter.DialectYandex, "</noindex>", 0, filter.NoIndex)
 		}
-		c.Archive(d.raw, before || c.ArchiveOn(b.top().scope))
+		on := before || c.ArchiveOn(b.top().scope)
+		if !on && (b.tok.atom == a.Body || b.tok.atom == a.Html) {
+			// </body> and </html> close nothing (the elements stay open to
+			// the end), but they are the region's own end tags.
+			on = d.ownTagArchived(b.tok.atom)
+		}
+		c.Archive(d.raw, on)
 	case html.CommentToken:
 		before := c.ArchiveOn(b.top().scope)
 		data := d.z.Text()
@@ -195,6 +201,23 @@ func (d *driver) token(tt html.TokenType) {
 		b.parseCurrentToken()
 		c.Archive(d.raw, c.ArchiveOn(b.top().scope))
 	}
+}
+
+// ownTagArchived reports whether the open body or html element's own tags
+// belong in the archive: its parent, or it, is archived.
+func (d *driver) ownTagArchived(x a.Atom) bool {
+	b, c := d.b, d.core
+	for i, n := range b.oe {
+		if n.atom != x || n.ns != nsHTML {
+			continue
+		}
+		parent := b.doc.scope
+		if i > 0 {
+			parent = b.oe[i-1].scope
+		}
+		return c.ArchiveOn(parent) || c.ArchiveOn(n.scope)
+	}
+	return false
 }
 
 // text returns the current text token's character data as UTF-8.
@@ -305,7 +328,9 @@ func CommentMarker(c *filter.Core, data []byte) {
 		return
 	}
 	var sw filter.Switch
-	for _, f := range strings.FieldsFunc(low, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '|' }) {
+	for _, f := range strings.FieldsFunc(low, func(r rune) bool {
+		return r == ',' || r == '|' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f'
+	}) {
 		switch f {
 		case "index":
 			sw |= filter.NoIndex
@@ -316,7 +341,7 @@ func CommentMarker(c *filter.Core, data []byte) {
 		case "all":
 			sw |= filter.NoIndex | filter.NoAnchorText | filter.NoArchive
 		default:
-			c.Warn(c.Pos(), "unknown flag %q in <!--%s-->; ignored", f, s)
+			c.Warn(c.Pos(), "unknown flag %q in comment %q; ignored", f, "<!--"+s+"-->")
 		}
 	}
 	if sw == 0 {

@@ -130,8 +130,9 @@ type builder struct {
 	// <html> or <body> tag that adds a class to an element already written.
 	fostered, adopted, removedBody, lateClass int
 
-	openCount [80]int32        // open HTML elements per scopeTracked slot
-	afeKeys   map[uint64]int32 // active formatting elements alike (Noah's Ark)
+	openCount   [80]int32        // open HTML elements per scopeTracked slot
+	afeKeys     map[uint64]int32 // active formatting elements alike (Noah's Ark)
+	openForeign int32            // open SVG and MathML elements
 }
 
 func newBuilder(core *filter.Core, z *html.Tokenizer, maxDepth int, links bool) *builder {
@@ -234,6 +235,10 @@ func trackSlot(n *node) int {
 }
 
 func (b *builder) countOpen(n *node, delta int32) {
+	if n.ns != nsHTML {
+		b.openForeign += delta
+		return
+	}
 	if k := trackSlot(n); k != 0 {
 		b.openCount[k] += delta
 	}

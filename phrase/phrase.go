@@ -13,6 +13,7 @@ package phrase
 import (
 	"bufio"
 	"io"
+	"unicode/utf8"
 )
 
 // sep is a deferred separator; a larger one absorbs smaller ones.
@@ -186,6 +187,9 @@ func (w *Writer) put(b []byte) {
 	}
 	for len(w.line)+len(b) > MaxLineChunk {
 		k := MaxLineChunk - len(w.line)
+		for k > 0 && !utf8.RuneStart(b[k]) {
+			k-- // never cut a character in two
+		}
 		w.line = append(w.line, b[:k]...)
 		b = b[k:]
 		w.emit()

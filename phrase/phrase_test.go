@@ -3,6 +3,7 @@ package phrase
 import (
 	"bytes"
 	"testing"
+	"unicode/utf8"
 )
 
 type op func(w *Writer)
@@ -72,6 +73,23 @@ func TestLineWriterNumbersPhrasesAndSplitsLongLines(t *testing.T) {
 	for i, w := range want {
 		if got[i].Phrase != w.phrase || got[i].Number != w.line || len(got[i].Text) != w.n {
 			t.Errorf("line %d: phrase %d line %d len %d, want %+v", i, got[i].Phrase, got[i].Number, len(got[i].Text), w)
+		}
+	}
+}
+
+func TestLineWriterNeverCutsACharacter(t *testing.T) {
+	var parts [][]byte
+	w := NewLineWriter(func(l Line) error {
+		parts = append(parts, append([]byte(nil), l.Text...))
+		return nil
+	})
+	w.Text(bytes.Repeat([]byte("é"), MaxLineChunk)) // two bytes each
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range parts {
+		if !utf8.Valid(p) {
+			t.Errorf("part %d is not valid UTF-8 at its ends", i)
 		}
 	}
 }

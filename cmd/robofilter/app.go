@@ -34,7 +34,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler:  func(*cli.Context, error) {},
 		OnUsageError:    usageError,
 		HideHelpCommand: true,
-		Commands:        commands(),
+		// An X-Robots-Tag value has commas of its own: a repeated flag,
+		// not a comma, separates values.
+		DisableSliceFlagSeparator: true,
+		Commands:                  commands(),
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = usageError

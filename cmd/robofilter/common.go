@@ -11,6 +11,7 @@ import (
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/urfave/cli/v2"
+	htmlcharset "golang.org/x/net/html/charset"
 )
 
 // documentFlags are the flags every document command takes.
@@ -60,8 +61,16 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	o.MaxDepth = c.Int("max-depth")
 	o.MaxTokenSize = c.Int("max-token")
 	d, err := filter.ParseDialects(c.String("dialects"))
+	if err == nil && d == 0 {
+		err = fmt.Errorf("name at least one dialect (known: all, %s)", filter.DialectNames())
+	}
 	if err != nil {
 		return nil, cli.Exit("--dialects: "+err.Error(), exitUsage)
+	}
+	if label := c.String("charset"); label != "" {
+		if enc, _ := htmlcharset.Lookup(label); enc == nil {
+			return nil, cli.Exit(fmt.Sprintf("--charset: unknown charset %q", label), exitUsage)
+		}
 	}
 	o.Dialects = d
 	switch {

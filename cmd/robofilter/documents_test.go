@@ -170,3 +170,29 @@ func TestCheckReportsRegionsLinksAndWarnings(t *testing.T) {
 		}
 	}
 }
+
+func TestXRobotsTagValuesKeepTheirCommas(t *testing.T) {
+	// One value with a bot prefix and a list: a comma must not split it.
+	out, _, code := runCLI(t, "<p>x</p>", "text", "--agent", "Bingbot", "--x-robots-tag", "googlebot: noarchive, noindex")
+	if code != 0 || out != "x\n" {
+		t.Errorf("googlebot's rules applied to Bingbot: status %d, %q", code, out)
+	}
+	out, _, _ = runCLI(t, "<p>x</p>", "text", "--format", "jsonl", "--x-robots-tag", "unavailable_after: Monday, 25-Jun-2010 15:00:00 GMT")
+	if !strings.Contains(out, `"unavailable_after":"Monday, 25-Jun-2010 15:00:00 GMT"`) {
+		t.Errorf("date cut at its comma: %s", out)
+	}
+}
+
+func TestUnknownCharsetIsAUsageError(t *testing.T) {
+	_, errOut, code := runCLI(t, "<p>x</p>", "text", "--charset", "bogus")
+	if code != 2 || !strings.Contains(errOut, "bogus") {
+		t.Errorf("status %d, stderr %q", code, errOut)
+	}
+}
+
+func TestWarningsFromOutsideTheDocumentHaveNoPosition(t *testing.T) {
+	_, errOut, _ := runCLI(t, "<p>x</p>", "archive", "--x-robots-tag", "noarchive")
+	if !strings.Contains(errOut, "robofilter: -: warning: x-robots-tag says noarchive") {
+		t.Errorf("stderr %q", errOut)
+	}
+}
