@@ -65,6 +65,9 @@ func runArchive(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.String("records") != "" {
+		return rc.runRecords(c, "archive")
+	}
 	asText := c.Bool("text")
 	return rc.forEachFile(c, func(name string, r io.Reader) error {
 		out := robofilter.Outputs{Warning: rc.warner(name)}

@@ -30,7 +30,52 @@ func documentFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-depth", Usage: "nesting limit (0: default 250000)"},
 		&cli.IntFlag{Name: "max-token", Usage: "longest token in bytes (0: default 16 MiB)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "do not print warnings"},
+		&cli.StringFlag{Name: "records", Usage: "XML feeds and sitemaps: process each element the `XPATH` selects (//entry, /rss/channel/item) as its own document, its escaped HTML through the HTML pipeline; one JSON Lines record per entry"},
 	}
+}
+
+// recordRecord is the JSON Lines record of one feed entry (--records).
+type recordRecord struct {
+	Type     string           `json:"type"` // "record"
+	File     string           `json:"file"`
+	Index    int              `json:"index"`
+	ID       string           `json:"id,omitempty"`
+	Title    string           `json:"title,omitempty"`
+	Link     string           `json:"link,omitempty"`
+	Text     *string          `json:"text,omitempty"`    // text: the entry's indexable text, plain format
+	Archive  *string          `json:"archive,omitempty"` // archive: the entry's archive-safe HTML
+	Links    []filter.Link    `json:"links,omitempty"`   // links: the entry's links (followed, or all with --all)
+	Warnings []filter.Warning `json:"warnings,omitempty"`
+}
+
+// runRecords processes a feed entry by entry; output says which output of
+// each entry's Document the command prints.
+func (rc *runConfig) runRecords(c *cli.Context, output string) error {
+	xpath, all := c.String("records"), c.Bool("all")
+	return rc.forEachFile(c, func(name string, r io.Reader) error {
+		return robofilter.ProcessRecords(r, xpath, rc.opts, func(rec robofilter.Record) error {
+			out := recordRecord{Type: "record", File: name, Index: rec.Index, ID: rec.ID, Title: rec.Title, Link: rec.Link}
+			if d := rec.Doc; d != nil {
+				switch output {
+				case "text":
+					out.Text = &d.Text
+				case "archive":
+					s := string(d.Archive)
+					out.Archive = &s
+				case "links":
+					for _, l := range d.Links {
+						if l.Followed || all {
+							out.Links = append(out.Links, l)
+						}
+					}
+				}
+				if d.Result != nil && !rc.quiet {
+					out.Warnings = d.Result.Warnings
+				}
+			}
+			return rc.record(out)
+		})
+	})
 }
 
 // runConfig is what a document command needs from its flags.

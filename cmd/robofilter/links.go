@@ -40,6 +40,9 @@ func runLinks(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.String("records") != "" {
+		return rc.runRecords(c, "links")
+	}
 	all := c.Bool("all")
 	return rc.forEachFile(c, func(name string, r io.Reader) error {
 		out := robofilter.Outputs{Warning: rc.warner(name)}

@@ -33,6 +33,9 @@ func runText(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.String("records") != "" {
+		return rc.runRecords(c, "text")
+	}
 	return rc.forEachFile(c, func(name string, r io.Reader) error {
 		out := robofilter.Outputs{Warning: rc.warner(name)}
 		if rc.jsonl {

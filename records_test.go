@@ -1,0 +1,242 @@
+package robofilter_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/filter"
+)
+
+// records runs ProcessRecords and collects the records.
+func records(t *testing.T, doc, xpath string, opts robofilter.Options) ([]robofilter.Record, error) {
+	t.Helper()
+	var recs []robofilter.Record
+	err := robofilter.ProcessRecords(strings.NewReader(doc), xpath, opts, func(r robofilter.Record) error {
+		recs = append(recs, r)
+		return nil
+	})
+	return recs, err
+}
+
+func linkByHref(doc *robofilter.Document, part string) (filter.Link, bool) {
+	for _, l := range doc.Links {
+		if strings.Contains(l.Href, part) {
+			return l, true
+		}
+	}
+	return filter.Link{}, false
+}
+
+// TestRecordsSeedFeedExamples runs the seed Atom feed (the microformats wiki
+// page "robots-exclusion" as escaped HTML) record by record. The entry's
+// HTML is a wiki diff whose examples are code shown on the page (escaped
+// twice in the feed): the entry's text shows them as written, and read as
+// the HTML they are, the Nantucket div is excluded and the bogus links are
+// not followed.
+func TestRecordsSeedFeedExamples(t *testing.T) {
+	path := filepath.Join("..", "shared", "seeds", "002_61219928c099cc24.txt")
+	feed, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("seed feed not found at %s (the shared documents live outside the project): %v", path, err)
+	}
+	recs, err := records(t, string(feed), "/feed/entry", robofilter.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 {
+		t.Fatalf("%d records, want 1", len(recs))
+	}
+	r := recs[0]
+	wantLink := "http://microformats.org/wiki/index.php?title=robots-exclusion&diff=17890"
+	if r.Index != 1 || r.ID != wantLink || r.Title != "robots-exclusion" || r.Link != wantLink {
+		t.Errorf("record %d id=%q title=%q link=%q", r.Index, r.ID, r.Title, r.Link)
+	}
+	if r.Doc == nil {
+		t.Fatal("no content")
+	}
+	shown := "<div class=”robots-noindex”>There once was a man from Nantucket…</div>"
+	if !strings.Contains(r.Doc.Text, shown) {
+		t.Fatalf("the entry's text does not show the example %q", shown)
+	}
+	// The examples, read as HTML.
+	ex, err := robofilter.Filter(strings.NewReader(r.Doc.Text), robofilter.Options{Format: robofilter.HTML})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(ex.Text, "Nantucket") || strings.Contains(ex.Text, "pornography") {
+		t.Errorf("robots-noindex content indexed:\n%s", ex.Text)
+	}
+	if !strings.Contains(ex.Text, "This page is not about") {
+		t.Errorf("the text around the excluded span is missing:\n%s", ex.Text)
+	}
+	for _, bogus := range []string{"example.com/bogus", "example.net/bogus", "example.com/disagree"} {
+		l, ok := linkByHref(ex, bogus)
+		if !ok || l.Followed {
+			t.Errorf("link %s: listed=%v followed=%v, want listed and not followed", bogus, ok, l.Followed)
+		}
+	}
+	if l, ok := linkByHref(ex, "example.com/agree"); !ok || !l.Followed {
+		t.Errorf("link example.com/agree: listed=%v followed=%v, want followed", ok, l.Followed)
+	}
+}
+
+func TestRecordsHonourRobotsMarkupInEntries(t *testing.T) {
+	feed := `<?xml version="1.0"?>
+<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://example.com/blog/">
+  <title>Feed</title>
+  <entry>
+    <id>urn:1</id><title>  One
+      entry </title>
+    <link rel="self" href="self-1"/><link href="one.html"/>
+    <content type="html">&lt;p&gt;kept&lt;/p&gt;&lt;p class="robots-noindex"&gt;secret&lt;/p&gt;&lt;!--googleoff: index--&gt;&lt;p&gt;off&lt;/p&gt;&lt;!--googleon: index--&gt;&lt;a href="rel.html"&gt;relative&lt;/a&gt;</content>
+  </entry>
+  <entry xml:base="sub/">
+    <id>urn:2</id><title>Two</title><link rel="alternate" href="two.html"/>
+    <summary>plain &lt;b&gt;text&lt;/b&gt; is not markup</summary>
+  </entry>
+  <entry>
+    <id>urn:3</id><title>Three</title>
+    <content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p class="robots-nofollow"><a href="nf.html">nf</a></p><p data-nosnippet="">nosnip</p></div></content>
+  </entry>
+  <entry><id>urn:4</id><title>No content</title></entry>
+</feed>`
+	recs, err := records(t, feed, "/feed/entry", robofilter.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 4 {
+		t.Fatalf("%d records, want 4", len(recs))
+	}
+	one, two, three, four := recs[0], recs[1], recs[2], recs[3]
+	if one.ID != "urn:1" || one.Title != "One entry" || one.Link != "http://example.com/blog/one.html" {
+		t.Errorf("record 1: id=%q title=%q link=%q", one.ID, one.Title, one.Link)
+	}
+	if one.Doc.Text != "kept\n\nrelative\n" {
+		t.Errorf("record 1 text %q", one.Doc.Text)
+	}
+	if l, ok := linkByHref(one.Doc, "rel.html"); !ok || l.URL != "http://example.com/blog/rel.html" || !l.Followed {
+		t.Errorf("record 1 link %+v (listed %v), want http://example.com/blog/rel.html followed", l, ok)
+	}
+	if two.Link != "http://example.com/blog/sub/two.html" || two.Doc.Text != "plain <b>text</b> is not markup\n" {
+		t.Errorf("record 2: link=%q text=%q", two.Link, two.Doc.Text)
+	}
+	if l, ok := linkByHref(three.Doc, "nf.html"); !ok || l.Followed {
+		t.Errorf("record 3: link in robots-nofollow followed (listed %v)", ok)
+	}
+	if !strings.Contains(three.Doc.Text, "nosnip") || strings.Contains(three.Doc.ArchiveText, "nosnip") {
+		t.Errorf("record 3: text %q archive text %q", three.Doc.Text, three.Doc.ArchiveText)
+	}
+	if four.Doc != nil || four.Index != 4 {
+		t.Errorf("record 4: index %d doc %v, want 4 and no content", four.Index, four.Doc)
+	}
+}
+
+func TestRecordsRSSWithFeedRobotsPI(t *testing.T) {
+	feed := `<?xml version="1.0" encoding="windows-1251"?>
+<!DOCTYPE rss [ <?robots index="yes" follow="no"?> ]>
+<rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/">
+<channel><title>C</title><link>http://example.com/</link>
+<item><title>` + "\xcf\xf0\xe8\xe2\xe5\xf2" + `</title><link>http://example.com/1</link><guid>g1</guid>
+  <description>&lt;p&gt;short&lt;/p&gt;</description>
+  <content:encoded><![CDATA[<p class="robots-noindex">hidden</p><p>full &nbsp;text</p><a href="/x">x</a>]]></content:encoded>
+</item>
+<item><title>2</title><link>http://example.com/2</link><description>only description</description></item>
+</channel></rss>`
+	recs, err := records(t, feed, "/rss/channel/item", robofilter.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records", len(recs))
+	}
+	r := recs[0]
+	if r.Title != "Привет" || r.ID != "g1" || r.Link != "http://example.com/1" {
+		t.Errorf("record 1: title=%q id=%q link=%q", r.Title, r.ID, r.Link)
+	}
+	if r.Doc.Text != "full text\nx\n" {
+		t.Errorf("record 1: content:encoded is not the content: %q", r.Doc.Text)
+	}
+	if l, ok := linkByHref(r.Doc, "/x"); !ok || l.Followed || l.Reason != "document nofollow" {
+		t.Errorf("record 1: the feed's robots PI (follow=no) not applied: %+v", l)
+	}
+	if recs[1].Doc.Text != "only description\n" {
+		t.Errorf("record 2 text %q", recs[1].Doc.Text)
+	}
+}
+
+func TestRecordsErrors(t *testing.T) {
+	t.Run("not well-formed", func(t *testing.T) {
+		recs, err := records(t, `<feed><entry><id>1</id></entry><entry><id>2</wrong></entry></feed>`, "//entry", robofilter.Options{})
+		if err == nil || !strings.Contains(err.Error(), "line 1") || len(recs) != 1 {
+			t.Errorf("err %v after %d records, want a line and 1 record", err, len(recs))
+		}
+	})
+	t.Run("bad XPath", func(t *testing.T) {
+		if _, err := records(t, `<feed/>`, "//entry[", robofilter.Options{}); err == nil {
+			t.Error("no error")
+		}
+	})
+	t.Run("callback error stops", func(t *testing.T) {
+		stop := errors.New("stop")
+		n := 0
+		err := robofilter.ProcessRecords(strings.NewReader(`<f><e/><e/><e/></f>`), "//e", robofilter.Options{}, func(robofilter.Record) error {
+			n++
+			return stop
+		})
+		if !errors.Is(err, stop) || n != 1 {
+			t.Errorf("err %v after %d calls", err, n)
+		}
+	})
+	t.Run("undeclared entity is read, not fatal", func(t *testing.T) {
+		recs, err := records(t, `<rss><channel><item><title>caf&eacute; &bogus;</title></item></channel></rss>`, "//item", robofilter.Options{})
+		if err != nil || len(recs) != 1 || recs[0].Title != "café &bogus;" {
+			t.Errorf("err %v records %+v", err, recs)
+		}
+	})
+}
+
+// TestRecordsBound checks the records mode's bound: an XPath that matches
+// nothing fails after MaxRecordTags tags instead of holding and searching
+// a growing tree, and a feed whose records are separated by many other
+// elements still runs in time linear in its size (everything outside the
+// current record's path is pruned).
+func TestRecordsBound(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("<rss><channel>")
+	for i := 0; i < 3*robofilter.MaxRecordTags; i++ {
+		fmt.Fprintf(&b, "<other>%d</other>", i)
+	}
+	b.WriteString("</channel></rss>")
+	start := time.Now()
+	_, err := records(t, b.String(), "//item", robofilter.Options{})
+	if !errors.Is(err, robofilter.ErrRecordTooLarge) {
+		t.Fatalf("err %v, want ErrRecordTooLarge", err)
+	}
+	t.Logf("no match: failed after %v", time.Since(start))
+
+	b.Reset()
+	b.WriteString("<rss><channel>")
+	const items = 300
+	for i := 0; i < items; i++ {
+		fmt.Fprintf(&b, "<item><title>t%d</title><link>http://example.com/%d</link><description>d</description></item>", i, i)
+		for j := 0; j < 50; j++ {
+			fmt.Fprintf(&b, "<junk a='%d'>%d</junk>", j, j)
+		}
+	}
+	b.WriteString("</channel></rss>")
+	for _, xpath := range []string{"/rss/channel/item", "//item"} {
+		start := time.Now()
+		recs, err := records(t, b.String(), xpath, robofilter.Options{})
+		if err != nil || len(recs) != items {
+			t.Fatalf("%s: %d records, err %v", xpath, len(recs), err)
+		}
+		t.Logf("%s: %d records in %v (%d KB)", xpath, items, time.Since(start), b.Len()>>10)
+	}
+}

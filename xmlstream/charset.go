@@ -1,0 +1,290 @@
+package xmlstream
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/robofilter/robofilter/filter"
+	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/ianaindex"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+)
+
+// headSize is how much of the input is read to find the charset.
+const headSize = 1024
+
+// openSource decides the input's charset (see detectCharset) and builds
+// the source.
+func openSource(r io.Reader, core *filter.Core, opts Options) (*source, error) {
+	s := &source{in: r, maxToken: opts.MaxTokenSize, unit: 1}
+	head := make([]byte, 0, headSize+readChunk)
+	for len(head) < headSize && !s.eof && s.err == nil && !headDecides(head) {
+		head = s.readMore(head)
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	cs, err := detectCharset(head, opts.Charset)
+	for _, w := range cs.warnings {
+		core.Warn(filter.StartPos, "%s", w)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.prefix, s.be = int64(cs.prefix), cs.bigEndian
+	core.SetResultInfo("xml", cs.name)
+	s.setCharset(cs.enc, cs.name, head, core)
+	return s, nil
+}
+
+// docCharset is the charset a document is read in.
+type docCharset struct {
+	enc       encoding.Encoding // nil for UTF-8
+	name      string
+	prefix    int // bytes of byte order mark
+	bigEndian bool
+	warnings  []string
+}
+
+// detectCharset decides a document's charset from its first bytes. The
+// order is that of XML 1.0 Appendix F, with the caller's label where an
+// HTTP Content-Type would be: a byte order mark, then the caller's label,
+// then the XML declaration's encoding, then UTF-8. A UTF-16 document
+// without a BOM is recognised by its first characters ("<?" in 16-bit units).
+func detectCharset(head []byte, callerLabel string) (docCharset, error) {
+	cs := docCharset{name: "utf-8"}
+	switch {
+	case bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")):
+		cs.prefix = 3
+	case bytes.HasPrefix(head, []byte("\xFF\xFE\x00\x00")), bytes.HasPrefix(head, []byte("\x00\x00\xFE\xFF")),
+		bytes.HasPrefix(head, []byte("\x3C\x00\x00\x00")), bytes.HasPrefix(head, []byte("\x00\x00\x00\x3C")):
+		return cs, &filter.PosError{Pos: filter.StartPos, Err: fmt.Errorf("the document is in UTF-32, which is not supported")}
+	case bytes.HasPrefix(head, []byte("\xFF\xFE")):
+		cs.prefix, cs.enc, cs.name = 2, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"
+	case bytes.HasPrefix(head, []byte("\xFE\xFF")):
+		cs.prefix, cs.enc, cs.name, cs.bigEndian = 2, unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be", true
+	case bytes.HasPrefix(head, []byte("\x3C\x00\x3F\x00")):
+		cs.enc, cs.name = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"
+	case bytes.HasPrefix(head, []byte("\x00\x3C\x00\x3F")):
+		cs.enc, cs.name, cs.bigEndian = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be", true
+	}
+	label, declared := declaredEncoding(head)
+	switch {
+	case callerLabel != "" && cs.prefix > 0:
+		if _, n := lookupCharset(callerLabel); n != cs.name {
+			cs.warnings = append(cs.warnings, fmt.Sprintf("the byte order mark says %s: --charset %s is not used", cs.name, callerLabel))
+		}
+	case callerLabel != "":
+		e, n := lookupCharset(callerLabel)
+		if e == nil {
+			return cs, fmt.Errorf("unknown charset %q", callerLabel)
+		}
+		cs.enc, cs.name = e, n
+		cs.bigEndian = n == "utf-16be"
+	case cs.enc != nil: // UTF-16 recognised by its BOM or first characters
+	case declared:
+		e, n := lookupCharset(label)
+		switch {
+		case e == nil:
+			cs.warnings = append(cs.warnings, fmt.Sprintf("the XML declaration names encoding %q, which is not known: the document is read as UTF-8", label))
+		case strings.HasPrefix(n, "utf-16"):
+			cs.warnings = append(cs.warnings, fmt.Sprintf("the XML declaration says %s but the document is not in UTF-16 (no BOM, 8-bit markup): it is read as UTF-8", label))
+		default:
+			cs.enc, cs.name = e, n
+		}
+	}
+	if cs.enc == unicode.UTF8 || isUTF8Label(cs.name) {
+		cs.enc, cs.name = nil, "utf-8"
+	}
+	return cs, nil
+}
+
+// UTF8Reader returns a document decoded to UTF-8, its byte order mark
+// dropped, with the charset chosen as Run chooses it (label, if not empty,
+// overrides the XML declaration), and the charset's name. It is for other
+// XML parsers that must read a document as Run does (the records mode); the
+// parser should then ignore the declaration's encoding.
+func UTF8Reader(r io.Reader, label string) (io.Reader, string, error) {
+	head := make([]byte, 0, headSize)
+	var err error
+	for len(head) < headSize && !headDecides(head) {
+		var n int
+		n, err = r.Read(head[len(head):headSize])
+		head = head[:len(head)+n]
+		if err != nil {
+			break
+		}
+	}
+	if err != nil && err != io.EOF {
+		return nil, "", err
+	}
+	cs, cerr := detectCharset(head, label)
+	if cerr != nil {
+		return nil, "", cerr
+	}
+	rest := io.MultiReader(bytes.NewReader(head[cs.prefix:]), r)
+	if cs.enc == nil {
+		return rest, cs.name, nil
+	}
+	return transform.NewReader(rest, cs.enc.NewDecoder()), cs.name, nil
+}
+
+// setCharset chooses the input mode for the charset and starts the source
+// with the bytes already read.
+func (s *source) setCharset(enc encoding.Encoding, name string, head []byte, core *filter.Core) {
+	switch {
+	case enc == nil:
+		s.mode = modeUTF8
+		s.buf = append(head[:0:0], head[s.prefix:]...)
+		if cap(s.buf) < readChunk {
+			s.buf = append(make([]byte, 0, 2*readChunk), s.buf...)
+		}
+	case strings.HasPrefix(name, "utf-16") || asciiCompatible(enc, name):
+		s.mode = modeMarkers
+		if strings.HasPrefix(name, "utf-16") {
+			s.unit = 2
+		}
+		s.runDec, s.enc = enc.NewDecoder(), enc.NewEncoder()
+		s.raw = head
+		s.rawDone, s.rawScan = int(s.prefix), int(s.prefix)
+		s.buf = make([]byte, 0, 2*readChunk)
+		s.bounds = append(s.bounds, boundary{0, s.prefix})
+		s.decodeRuns()
+		if e, err := enc.NewEncoder().Bytes([]byte(core.Ellipsis())); err == nil {
+			core.SetEllipsis(e)
+		} else if e, err := enc.NewEncoder().Bytes([]byte("...")); err == nil {
+			core.SetEllipsis(e)
+		}
+	default:
+		s.mode = modeWhole
+		rest := io.MultiReader(bytes.NewReader(head), eofAware(s))
+		s.in = transform.NewReader(rest, enc.NewDecoder())
+		s.eof, s.prefix = false, 0
+		s.buf = make([]byte, 0, 2*readChunk)
+		core.EncodeArchive(enc.NewEncoder())
+	}
+}
+
+// eofAware reads the rest of the original input unless it already ended.
+func eofAware(s *source) io.Reader {
+	if s.eof {
+		return bytes.NewReader(nil)
+	}
+	return s.in
+}
+
+// asciiCompatible reports whether every ASCII byte is that character in the
+// charset and nothing else carries state: then markup can be found in the
+// original bytes. Multi-byte East Asian charsets qualify (their trail bytes
+// never fall on '<' or '>'), ISO-2022 and EBCDIC do not.
+func asciiCompatible(enc encoding.Encoding, name string) bool {
+	n := strings.ToLower(name)
+	if strings.HasPrefix(n, "iso-2022") || n == "replacement" || strings.HasPrefix(n, "utf-7") {
+		return false
+	}
+	ascii := make([]byte, 0x80)
+	for i := range ascii {
+		ascii[i] = byte(i)
+	}
+	out, err := enc.NewDecoder().Bytes(ascii)
+	return err == nil && bytes.Equal(out, ascii)
+}
+
+func isUTF8Label(l string) bool {
+	l = strings.ToLower(strings.TrimSpace(l))
+	return l == "utf-8" || l == "utf8" || l == "unicode-1-1-utf-8"
+}
+
+// lookupCharset finds a charset by label: the WHATWG names browsers use
+// first (so "iso-8859-1" is windows-1252, as on the web), then the IANA
+// registry (IBM855 …), then names common in old feeds.
+func lookupCharset(label string) (encoding.Encoding, string) {
+	label = strings.TrimSpace(label)
+	if e, name := charset.Lookup(label); e != nil {
+		return e, name
+	}
+	if e, err := ianaindex.IANA.Encoding(label); err == nil && e != nil {
+		if n, err := ianaindex.IANA.Name(e); err == nil {
+			return e, strings.ToLower(n)
+		}
+		return e, strings.ToLower(label)
+	}
+	switch strings.ToLower(label) {
+	case "maccyrillic", "mac-cyrillic", "x-mac-cyrillic", "cp10007":
+		return charmap.MacintoshCyrillic, "x-mac-cyrillic"
+	}
+	return nil, ""
+}
+
+// headDecides reports whether the start of the input read so far is enough
+// to choose the charset: a byte order mark or UTF-16 text, or anything but
+// the start of an XML declaration, or a whole declaration. (Reading no more
+// than that keeps the rest of the document on the streaming path.)
+func headDecides(head []byte) bool {
+	if len(head) < 4 {
+		return false
+	}
+	switch {
+	case head[0] == 0xFE || head[0] == 0xFF || head[0] == 0 || head[1] == 0:
+		return true
+	case bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")):
+		head = head[3:]
+	}
+	t := bytes.TrimLeft(head, " \t\r\n")
+	switch {
+	case len(t) == 0:
+		return false
+	case len(t) < 5:
+		return !bytes.HasPrefix([]byte("<?xml"), t)
+	case !bytes.HasPrefix(t, []byte("<?xml")):
+		return true
+	}
+	return bytes.Contains(t, []byte("?>"))
+}
+
+// declaredEncoding reads the encoding pseudo-attribute of an XML declaration
+// at the start of head (after white space, which is tolerated here and
+// warned about by the driver).
+func declaredEncoding(head []byte) (string, bool) {
+	if bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")) {
+		head = head[3:]
+	}
+	head = bytes.TrimLeft(head, " \t\r\n")
+	if !bytes.HasPrefix(head, []byte("<?xml")) || len(head) < 6 || !isS(head[5]) {
+		return "", false
+	}
+	end := bytes.Index(head, []byte("?>"))
+	if end < 0 {
+		return "", false
+	}
+	decl := head[5:end]
+	for i := 0; i < len(decl); {
+		j := bytes.Index(decl[i:], []byte("encoding"))
+		if j < 0 {
+			return "", false
+		}
+		i += j + len("encoding")
+		if !isS(decl[i-len("encoding")-1]) {
+			continue
+		}
+		k := skipS(decl, i)
+		if k >= len(decl) || decl[k] != '=' {
+			continue
+		}
+		k = skipS(decl, k+1)
+		if k >= len(decl) || decl[k] != '"' && decl[k] != '\'' {
+			return "", false
+		}
+		q := bytes.IndexByte(decl[k+1:], decl[k])
+		if q < 0 {
+			return "", false
+		}
+		return string(decl[k+1 : k+1+q]), true
+	}
+	return "", false
+}

@@ -1,0 +1,108 @@
+package xmlstream
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/robofilter/robofilter/filter"
+)
+
+// TestCharsetCorpusKnownWords reads feeds of the charset corpus, each
+// declaring its encoding, and looks for words known to be in them (read
+// with iconv): the text must be decoded, and the archive copy must still be
+// the original bytes.
+func TestCharsetCorpusKnownWords(t *testing.T) {
+	dir := filepath.Join(sharedDir(t), "corpus", "xml", "charsets")
+	cases := []struct {
+		file, charset, word string
+	}{
+		{"Big5/0804.blogspot.com.xml", "big5", "《11月的蕭邦》"},
+		{"SHIFT_JIS/10e.org.xml", "shift_jis", "いろいろちょっと待ってネ。"},
+		{"CP932/y-moto.com.xml", "shift_jis", "さらなる防寒対策"},
+		{"EUC-JP/aivy.co.jp.xml", "euc-jp", "ゲーム三昧な正月"},
+		{"EUC-KR/alogblog.com.xml", "euc-kr", "TypeKey 한글닉네임 표시하기"},
+		{"GB2312/14.blog.westca.com.xml", "gbk", "加西公社温哥华大队向阳生产队温暖小分队"},
+		{"KOI8-R/intertat.ru.xml", "koi8-r", "Республиканская электронная газета"},
+		{"IBM855/aif.ru.health.xml", "ibm855", "АиФ Здоровье"},
+		{"IBM866/aif.ru.health.xml", "ibm866", "АиФ Здоровье"},
+		{"MacCyrillic/aif.ru.health.xml", "x-mac-cyrillic", "АиФ Здоровье"},
+		{"windows-1251-russian/aif.ru.health.xml", "windows-1251", "АиФ Здоровье"},
+		{"iso-8859-5-russian/aif.ru.health.xml", "iso-8859-5", "АиФ Здоровье"},
+		{"iso-8859-7-greek/disabled.gr.xml", "iso-8859-7", "Ζητείται βοηθός νοσοκόμα"},
+		{"iso-8859-9-turkish/divxplanet.com.xml", "windows-1254", "Türkçe 1 CD altyazısı"},
+		{"iso-8859-2-hungarian/auto-apro.hu.xml", "iso-8859-2", "Ingyenes apróhirdetések, új és használt autók"},
+		{"TIS-620/opentle.org.xml", "windows-874", "ซอฟต์แวร์โอเพนซอร์ส"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.file, func(t *testing.T) {
+			input, err := os.ReadFile(filepath.Join(dir, tc.file))
+			if err != nil {
+				t.Skipf("corpus file missing: %v", err)
+			}
+			oc := runXML(t, bytes.NewReader(input), filter.Options{}, Options{})
+			if oc.err != nil {
+				t.Fatalf("error: %v", oc.err)
+			}
+			if oc.res.Charset != tc.charset {
+				t.Errorf("charset %q, want %q", oc.res.Charset, tc.charset)
+			}
+			if !strings.Contains(oc.text, tc.word) {
+				t.Errorf("text lacks %q; it starts %q", tc.word, oc.text[:min(len(oc.text), 300)])
+			}
+			if !bytes.Equal(oc.archive, input) {
+				t.Error("archive copy is not the original bytes")
+			}
+		})
+	}
+}
+
+// TestUTF16ArchiveKeepsOriginalBytes checks that a UTF-16 document, BOM or
+// not, little or big endian, keeps its exact bytes, including an unpaired
+// surrogate the decoder turns into U+FFFD, and that elision inserts an
+// ellipsis encoded in UTF-16.
+func TestUTF16ArchiveKeepsOriginalBytes(t *testing.T) {
+	enc := func(s string, be, bom bool) []byte {
+		var b []byte
+		if bom {
+			if be {
+				b = append(b, 0xFE, 0xFF)
+			} else {
+				b = append(b, 0xFF, 0xFE)
+			}
+		}
+		for _, r := range s {
+			u := uint16(r)
+			if r == 'Ø' { // stands for an unpaired surrogate
+				u = 0xD800
+			}
+			if be {
+				b = append(b, byte(u>>8), byte(u))
+			} else {
+				b = append(b, byte(u), byte(u>>8))
+			}
+		}
+		return b
+	}
+	doc := `<?xml version="1.0" encoding="UTF-16"?><doc>Grüße Ø <p class="robots-noarchive">secret</p> 中文</doc>`
+	for _, be := range []bool{false, true} {
+		for _, bom := range []bool{false, true} {
+			input := enc(doc, be, bom)
+			for _, ch := range chunkings(input, 7) {
+				oc := runXML(t, ch.r(), filter.Options{}, Options{})
+				if oc.err != nil {
+					t.Fatalf("be=%v bom=%v %s: %v", be, bom, ch.name, oc.err)
+				}
+				if want := "Grüße \uFFFD secret 中文\n"; oc.text != want {
+					t.Fatalf("be=%v bom=%v %s: text %q, want %q", be, bom, ch.name, oc.text, want)
+				}
+				want := enc(`<?xml version="1.0" encoding="UTF-16"?><doc>Grüße Ø <p class="robots-noarchive">…</p> 中文</doc>`, be, bom)
+				if !bytes.Equal(oc.archive, want) {
+					t.Fatalf("be=%v bom=%v %s: archive\n%q\nwant\n%q", be, bom, ch.name, oc.archive, want)
+				}
+			}
+		}
+	}
+}

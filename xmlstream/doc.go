@@ -1,0 +1,89 @@
+// Package xmlstream is robofilter's XML stage: it reads an XML document once
+// with encoding/xml's RawToken and drives the format-neutral core
+// (package filter) with the same calls the HTML stage makes, so XML gets
+// the same three outputs: indexable text, archive-safe copy, links.
+//
+// # What it reads
+//
+//   - The robots PI, exactly as the 1999 draft defines it (ParseRobotsPI):
+//     the first legal one is obeyed, wherever it is (prolog, DOCTYPE
+//     internal subset, inside the document: then from there on, and the
+//     core warns if content was already written); every illegal one, and
+//     every later legal one, is reported with its position and ignored.
+//   - XHTML elements (namespace http://www.w3.org/1999/xhtml) follow the
+//     HTML rules: block and hidden elements, title, a/area/link/frame/iframe
+//     links, <base href>, head profile, the Yandex <noindex> tag. Their
+//     robots META is not obeyed (the PI decides in XML); a META that
+//     disagrees with the PI, or with its absence, is warned about.
+//   - Region markup on any element: class (Robot Exclusion Profile, per-robot
+//     and nocontent classes) and data-nosnippet; the comment dialects
+//     (googleoff/googleon, <!--noindex-->) through htmlstream.CommentMarker.
+//   - Links: XLink href (namespace http://www.w3.org/1999/xlink, any prefix;
+//     type simple or absent: the element's text is the anchor text;
+//     locator: a reference; other types carry no link), Atom link@href and
+//     content@src, RSS link text (RSS 2.0 without namespace under <rss>,
+//     RSS 1.0 and 0.90 in theirs), RSS enclosure@url, sitemap loc, SVG
+//     a@href. Each resolves against the caller's base, then xml:base
+//     (nested, per element), then an XHTML <base href>.
+//   - Text: all character data, CDATA included, outside comments and PIs.
+//     An element boundary separates words; an element holding only
+//     elements (a feed entry, a sitemap url) ends a line; XHTML elements
+//     follow HTML's layout.
+//
+// # Entities
+//
+// No DTD and no external entity is ever read. The five predefined entities
+// and character references are the decoder's; general entities declared in
+// the internal subset are expanded as text (never parsed as markup, never
+// recursively, within an expansion budget of MaxTokenSize bytes per
+// document: from the reference that would pass it on, they expand to
+// nothing, with a warning). Any other reference is reported where it is first used and
+// read as the HTML entity of that name if there is one, else kept as
+// written; with an XHTML DOCTYPE the HTML entities are declared (by the
+// XHTML DTD, which robofilter knows without reading) and not reported. To
+// do this with a strict decoder, the input reader looks ahead for entity
+// references and fills the decoder's Entity map before the decoder meets
+// them.
+//
+// # Charsets and the archive copy
+//
+// The charset comes from a byte order mark, then Options.Charset, then the
+// XML declaration, then UTF-8 (XML 1.0 Appendix F); a UTF-16 document
+// without a BOM is recognised by its first characters. Labels are looked
+// up as browsers do (WHATWG), then in the IANA registry (IBM855), then a
+// few old names (MacCyrillic).
+//
+// encoding/xml's InputOffset counts the bytes the decoder read: decoded
+// bytes when a CharsetReader decodes. The archive copy needs the original
+// bytes, so the decoder never decodes: the input reader does, in a way that
+// keeps an exact map from decoded to original offsets. In every
+// ASCII-compatible charset and in UTF-16, the markup delimiters '<' and '>'
+// are single code units that no other character contains; the reader
+// decodes each run between two delimiters on its own (a run cut short
+// decodes to U+FFFD, as a decoder meeting the delimiter would) and copies
+// the delimiters, recording where each one stands in both texts. Every
+// token starts at a '<' or ends after a '>' (or at the end of the input),
+// so each token's original bytes are known exactly: the archive copy of a
+// document without no-archive markup is the input, byte for byte, whatever
+// its charset, even with invalid sequences. UTF-8 input is not decoded at
+// all. Stateful charsets (ISO-2022-JP) are decoded whole; their archive
+// copy is re-encoded (the same bytes for well-formed input) and their
+// positions count decoded bytes. Positions count original bytes, except
+// lines and columns in UTF-16, which count the decoded text.
+//
+// # Errors and limits
+//
+// A document that is not well-formed stops the stage: everything before the
+// failing token has been fed, and Run returns a *filter.PosError with the
+// line and column (ErrNotWellFormed). Beyond what RawToken checks, the
+// stage checks tag nesting, one root element, no text outside it, no
+// repeated attribute and a DOCTYPE only before the root.
+//
+// Memory is bounded by the depth limit (one frame per open element) and the
+// token size limit: the input reader holds the current token and one read
+// chunk, and never hands the decoder more than MaxTokenSize bytes past the
+// current token's start, so encoding/xml, which keeps a whole text node,
+// comment or DOCTYPE in memory, never holds more either. A longer token
+// fails with ErrTokenTooLong, deeper nesting with ErrTooDeep, both at the
+// token's position.
+package xmlstream

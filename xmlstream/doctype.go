@@ -1,0 +1,239 @@
+package xmlstream
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// doctype is what robofilter needs from a <!DOCTYPE …> declaration.
+type doctype struct {
+	publicID string
+	pis      []subsetPI
+	entities []entityDecl
+}
+
+// subsetPI is a processing instruction inside the internal subset.
+type subsetPI struct {
+	off  int // offset of its "<?" in the DOCTYPE text
+	text []byte
+}
+
+// entityDecl is a general entity declared in the internal subset.
+type entityDecl struct {
+	name     string
+	value    string // the replacement text, character references expanded
+	external bool   // SYSTEM or PUBLIC: never loaded
+}
+
+// xhtml reports whether the DOCTYPE names an XHTML DTD, which declares the
+// HTML entities (&nbsp; …): robofilter knows them without reading the DTD.
+func (d *doctype) xhtml() bool {
+	return strings.Contains(strings.ToUpper(d.publicID), "//DTD XHTML")
+}
+
+// DoctypePIs returns the processing instructions in the internal subset of
+// a DOCTYPE declaration, given as its whole text ("<!DOCTYPE … >"), each as
+// its text from "<?" to "?>". PIs in comments and quoted literals are not
+// PIs and are not returned.
+func DoctypePIs(doctype []byte) [][]byte {
+	dt := scanDoctype(doctype)
+	pis := make([][]byte, len(dt.pis))
+	for i, pi := range dt.pis {
+		pis[i] = pi.text
+	}
+	return pis
+}
+
+// scanDoctype reads a DOCTYPE declaration, given as its whole text. In the
+// internal subset it finds processing instructions (a robots PI there
+// counts) and general entity declarations, skipping comments and quoted
+// literals so that neither can fake markup. Nothing external is ever read.
+func scanDoctype(b []byte) doctype {
+	var d doctype
+	i := len("<!DOCTYPE")
+	if len(b) < i {
+		return d
+	}
+	afterPublic := false
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case isS(c):
+			i++
+		case c == '"' || c == '\'':
+			j := bytes.IndexByte(b[i+1:], c)
+			if j < 0 {
+				return d
+			}
+			if afterPublic && d.publicID == "" {
+				d.publicID = string(b[i+1 : i+1+j])
+			}
+			afterPublic = false
+			i += j + 2
+		case c == '[':
+			scanSubset(b, i+1, &d)
+			return d
+		case c == '>':
+			return d
+		default:
+			start := i
+			for i < len(b) && !isS(b[i]) && b[i] != '"' && b[i] != '\'' && b[i] != '[' && b[i] != '>' {
+				i++
+			}
+			afterPublic = string(b[start:i]) == "PUBLIC"
+		}
+	}
+	return d
+}
+
+func scanSubset(b []byte, i int, d *doctype) {
+	for i < len(b) {
+		switch {
+		case b[i] == ']':
+			return
+		case bytes.HasPrefix(b[i:], []byte("<!--")):
+			j := bytes.Index(b[i+4:], []byte("-->"))
+			if j < 0 {
+				return
+			}
+			i += 4 + j + 3
+		case bytes.HasPrefix(b[i:], []byte("<?")):
+			j := bytes.Index(b[i+2:], []byte("?>"))
+			if j < 0 {
+				return
+			}
+			end := i + 2 + j + 2
+			d.pis = append(d.pis, subsetPI{off: i, text: b[i:end]})
+			i = end
+		case bytes.HasPrefix(b[i:], []byte("<!ENTITY")) && i+8 < len(b) && isS(b[i+8]):
+			i = scanEntityDecl(b, i+8, d)
+		case b[i] == '<':
+			i = skipDecl(b, i+1)
+		default:
+			i++
+		}
+	}
+}
+
+// skipDecl skips a markup declaration to just after its '>', honouring quoted literals.
+func skipDecl(b []byte, i int) int {
+	for i < len(b) {
+		switch c := b[i]; c {
+		case '"', '\'':
+			j := bytes.IndexByte(b[i+1:], c)
+			if j < 0 {
+				return len(b)
+			}
+			i += j + 2
+		case '>':
+			return i + 1
+		default:
+			i++
+		}
+	}
+	return i
+}
+
+func skipS(b []byte, i int) int {
+	for i < len(b) && isS(b[i]) {
+		i++
+	}
+	return i
+}
+
+// scanEntityDecl reads `<!ENTITY` S ['%' S] Name S (EntityValue | ExternalID …) S? '>'
+// from just after "<!ENTITY"; parameter entities are skipped.
+func scanEntityDecl(b []byte, i int, d *doctype) int {
+	i = skipS(b, i)
+	param := false
+	if i < len(b) && b[i] == '%' {
+		param = true
+		i = skipS(b, i+1)
+	}
+	start := i
+	for i < len(b) && isNameByte(b[i]) {
+		i++
+	}
+	name := string(b[start:i])
+	i = skipS(b, i)
+	if name == "" || param || i >= len(b) {
+		return skipDecl(b, i)
+	}
+	if q := b[i]; q == '"' || q == '\'' {
+		j := bytes.IndexByte(b[i+1:], q)
+		if j < 0 {
+			return len(b)
+		}
+		d.entities = append(d.entities, entityDecl{name: name, value: expandEntityValue(b[i+1 : i+1+j])})
+		return skipDecl(b, i+1+j+1)
+	}
+	d.entities = append(d.entities, entityDecl{name: name, external: true})
+	return skipDecl(b, i)
+}
+
+// expandEntityValue turns an entity value into its replacement text: the
+// character references and the five predefined entities are expanded (as a
+// validating parser would by the time the text reaches the document); other
+// references stay as written, for they are never expanded recursively.
+func expandEntityValue(v []byte) string {
+	if bytes.IndexByte(v, '&') < 0 {
+		return string(v)
+	}
+	var out []byte
+	for i := 0; i < len(v); {
+		if v[i] != '&' {
+			out = append(out, v[i])
+			i++
+			continue
+		}
+		j := bytes.IndexByte(v[i:], ';')
+		if j < 0 {
+			out = append(out, v[i:]...)
+			break
+		}
+		ref := string(v[i+1 : i+j])
+		if r, ok := predefinedEntity(ref); ok {
+			out = append(out, r...)
+		} else if r, ok := charRef(ref); ok {
+			out = utf8.AppendRune(out, r)
+		} else {
+			out = append(out, v[i:i+j+1]...)
+		}
+		i += j + 1
+	}
+	return string(out)
+}
+
+func predefinedEntity(name string) (string, bool) {
+	switch name {
+	case "amp":
+		return "&", true
+	case "lt":
+		return "<", true
+	case "gt":
+		return ">", true
+	case "apos":
+		return "'", true
+	case "quot":
+		return `"`, true
+	}
+	return "", false
+}
+
+// charRef reads the inside of a character reference ("#38", "#x26").
+func charRef(ref string) (rune, bool) {
+	if !strings.HasPrefix(ref, "#") {
+		return 0, false
+	}
+	base, digits := 10, ref[1:]
+	if strings.HasPrefix(digits, "x") {
+		base, digits = 16, digits[1:]
+	}
+	n, err := strconv.ParseUint(digits, base, 32)
+	if err != nil || n > utf8.MaxRune || !utf8.ValidRune(rune(n)) {
+		return 0, false
+	}
+	return rune(n), true
+}

@@ -1,0 +1,227 @@
+package xmlstream
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+
+	"github.com/robofilter/robofilter/filter"
+)
+
+// Entity references. encoding/xml in strict mode fails on any entity it has
+// no value for, and no DTD is ever read, so the driver fills the decoder's
+// Entity map itself, just before the decoder meets each reference (the
+// source looks ahead for them):
+//
+//   - the five predefined entities are the decoder's own;
+//   - entities declared in the internal subset get their replacement text,
+//     as text, never parsed as markup, never expanded recursively, within a
+//     total expansion budget;
+//   - any other name is reported where it is used (a warning with its
+//     position, once per name) and is read as the HTML entity of that name
+//     if there is one, or kept as written. An XHTML DOCTYPE declares the
+//     HTML entities, so there they are not reported.
+type entities struct {
+	m          map[string]string // the decoder's Entity map
+	declared   map[string]int    // internal-subset entities: replacement length (-1: external)
+	xhtmlDTD   bool
+	warned     map[string]bool
+	expanded   int // bytes of replacement text of declared entities seen so far
+	budget     int
+	budgetHit  bool
+	budgetWarn bool
+}
+
+// maxEntityNames bounds the names the Entity map learns; past it an unknown
+// entity is left to the decoder, which reports it as an error.
+const maxEntityNames = 4096
+
+// maxWarnedEntities bounds the names warned about.
+const maxWarnedEntities = 1000
+
+func newEntities(budget int) *entities {
+	return &entities{m: map[string]string{}, declared: map[string]int{}, warned: map[string]bool{}, budget: budget}
+}
+
+// saw is called for every reference ahead of the decoder. It stops the
+// source at the reference of a declared entity that would pass the
+// expansion budget: cut then runs when the decoder reaches it, so the cut
+// falls on the same reference however the input arrives.
+func (e *entities) saw(name []byte) (stop bool) {
+	if _, ok := predefinedEntity(string(name)); ok {
+		return false
+	}
+	if n, ok := e.declared[string(name)]; ok {
+		if n > 0 && !e.budgetHit {
+			if e.expanded+n > e.budget {
+				return true
+			}
+			e.expanded += n
+		}
+		return false
+	}
+	if _, ok := e.m[string(name)]; ok || len(e.m) >= maxEntityNames {
+		return false
+	}
+	s := string(name)
+	e.m[s] = undeclaredEntityValue(s)
+	return false
+}
+
+// cut ends the expansion of declared entities: the budget is spent.
+func (e *entities) cut() {
+	e.budgetHit = true
+	for k, v := range e.declared {
+		if v > 0 {
+			e.m[k] = ""
+		}
+	}
+}
+
+// undeclaredEntityValue is what an entity nobody declared reads as: the
+// HTML entity of that name, or the reference as written.
+func undeclaredEntityValue(name string) string {
+	if v, ok := xml.HTMLEntity[name]; ok {
+		return v
+	}
+	return "&" + name + ";"
+}
+
+// EntityFiller passes a UTF-8 document through and, before a parser reads
+// an entity reference other than the five predefined ones, adds the entity
+// to m, when m has no value for it, with the value Run gives an undeclared
+// entity (the HTML entity of that name, or the reference as written). A
+// strict encoding/xml decoder whose Entity map is m then reads undeclared
+// entities as Run does instead of failing. m learns at most 4096 names.
+func EntityFiller(r io.Reader, m map[string]string) io.Reader {
+	return &entityFiller{r: r, m: m}
+}
+
+type entityFiller struct {
+	r     io.Reader
+	m     map[string]string
+	buf   []byte
+	start int // next byte to hand out
+	hold  int // bytes scanned: buf[start:hold] may be handed out
+	eof   bool
+	err   error
+	zero  int // reads in a row that returned nothing
+}
+
+func (f *entityFiller) Read(p []byte) (int, error) {
+	for f.start >= f.hold {
+		if f.err != nil {
+			return 0, f.err
+		}
+		if f.eof {
+			f.err = io.EOF
+			continue
+		}
+		if f.start > 0 {
+			n := copy(f.buf, f.buf[f.start:])
+			f.buf, f.hold, f.start = f.buf[:n], f.hold-f.start, 0
+		}
+		if cap(f.buf)-len(f.buf) < 4096 {
+			f.buf = append(make([]byte, 0, 2*cap(f.buf)+4096), f.buf...)
+		}
+		n, err := f.r.Read(f.buf[len(f.buf):cap(f.buf)])
+		f.buf = f.buf[:len(f.buf)+n]
+		switch {
+		case err == io.EOF:
+			f.eof = true
+		case err != nil:
+			f.err = err
+		case n == 0:
+			if f.zero++; f.zero > 100 {
+				f.err = io.ErrNoProgress
+			}
+		default:
+			f.zero = 0
+		}
+		f.hold, _ = scanEntityRefs(f.buf, f.hold, f.eof || f.err != nil, f.saw)
+	}
+	n := copy(p, f.buf[f.start:f.hold])
+	f.start += n
+	return n, nil
+}
+
+func (f *entityFiller) saw(name []byte) bool {
+	if _, ok := predefinedEntity(string(name)); ok {
+		return false
+	}
+	if _, ok := f.m[string(name)]; ok || len(f.m) >= maxEntityNames {
+		return false
+	}
+	f.m[string(name)] = undeclaredEntityValue(string(name))
+	return false
+}
+
+// declare records the internal subset's entities; the first declaration of
+// a name binds (XML 1.0 section 4.2).
+func (e *entities) declare(dt *doctype) {
+	e.xhtmlDTD = dt.xhtml()
+	for _, d := range dt.entities {
+		if _, ok := e.declared[d.name]; ok {
+			continue
+		}
+		if _, ok := predefinedEntity(d.name); ok {
+			continue
+		}
+		if d.external {
+			e.declared[d.name] = -1
+			e.m[d.name] = "&" + d.name + ";"
+			continue
+		}
+		e.declared[d.name] = len(d.value)
+		e.m[d.name] = d.value
+	}
+}
+
+// check reports the undeclared references in decoded markup or text that
+// the decoder has just read; posAt gives the position of an offset in it.
+func (e *entities) check(core *filter.Core, text []byte, posAt func(off int) filter.Pos) {
+	if e.budgetHit && !e.budgetWarn {
+		e.budgetWarn = true
+		core.Warn(posAt(0), "entity expansion passed %d bytes: from here on, references to declared entities expand to nothing", e.budget)
+	}
+	for i := 0; ; {
+		j := bytes.IndexByte(text[i:], '&')
+		if j < 0 {
+			return
+		}
+		i += j
+		k := bytes.IndexByte(text[i:], ';')
+		if k < 0 {
+			return
+		}
+		name := text[i+1 : i+k]
+		at := i
+		i += k + 1
+		if len(name) == 0 || name[0] == '#' {
+			continue
+		}
+		if _, ok := predefinedEntity(string(name)); ok {
+			continue
+		}
+		n, declared := e.declared[string(name)]
+		if declared && n >= 0 || e.warned[string(name)] || len(e.warned) >= maxWarnedEntities {
+			continue
+		}
+		v, html := xml.HTMLEntity[string(name)]
+		if html && e.xhtmlDTD && !declared {
+			continue
+		}
+		e.warned[string(name)] = true
+		var msg string
+		switch {
+		case declared:
+			msg = fmt.Sprintf("entity &%s; is external: it is never loaded, and is kept as written", name)
+		case html:
+			msg = fmt.Sprintf("entity &%s; is not declared (no DTD is read): it is read as the HTML entity %q", name, v)
+		default:
+			msg = fmt.Sprintf("entity &%s; is not declared (no DTD is read): it is kept as written", name)
+		}
+		core.Warn(posAt(at), "%s; later uses are not reported", msg)
+	}
+}

@@ -1,0 +1,476 @@
+package xmlstream
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/robofilter/robofilter/filter"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/transform"
+)
+
+// inputMode is how the original bytes relate to the UTF-8 the XML decoder reads.
+type inputMode uint8
+
+const (
+	// modeUTF8: the decoder reads the original bytes (after a BOM).
+	modeUTF8 inputMode = iota
+	// modeMarkers: an ASCII-compatible charset or UTF-16. The input is
+	// decoded one run at a time between the markup delimiters '<' and '>',
+	// which are copied as they are, so each delimiter of the decoded text is
+	// known to stand at a known original offset. Every token starts at a '<'
+	// or ends after a '>', so every token maps to its exact original bytes.
+	modeMarkers
+	// modeWhole: a stateful charset (ISO-2022-JP) or one that does not keep
+	// ASCII. The whole input is decoded up front; offsets are those of the
+	// decoded text and the archive copy is re-encoded.
+	modeWhole
+)
+
+// readChunk is how much is read from the input at a time.
+const readChunk = 32 << 10
+
+// maxEntityName bounds the lookahead for an entity reference's name.
+const maxEntityName = 256
+
+// errTokenTooLong is the source's own error, seen by the driver through the
+// XML decoder.
+var errTokenTooLong = errors.New("token too long")
+
+// boundary pairs a decoded offset with the original offset of the same place.
+type boundary struct{ dec, raw int64 }
+
+// source feeds the XML decoder (as an io.ByteReader) with UTF-8 and keeps
+// what the archive copy and the positions need: the original bytes of the
+// current token, and how decoded offsets map to original ones. It holds at
+// most the current token plus one read chunk, and fails the token that
+// grows past the token size limit, which bounds the decoder's own buffer
+// too (encoding/xml keeps a whole text node in memory).
+type source struct {
+	in     io.Reader
+	mode   inputMode
+	unit   int  // bytes of a delimiter in the original: 1, or 2 for UTF-16
+	be     bool // UTF-16 big-endian
+	runDec transform.Transformer
+	enc    *encoding.Encoder // to measure decoded text in original bytes
+	prefix int64             // original bytes before the decoded text (a BOM)
+
+	buf  []byte // decoded text; buf[0] is at decoded offset base
+	base int64
+	r    int // next byte handed to the decoder
+	lim  int // bytes of buf that may be handed out now
+	scan int // buf[:scan] is looked ahead for entity references (and may be handed out)
+
+	raw     []byte // modeMarkers: original bytes; raw[0] is at original offset rawBase
+	rawBase int64
+	rawDone int // raw[:rawDone] is decoded into buf
+	rawScan int // raw[:rawScan] has been searched for delimiters
+	bounds  []boundary
+
+	keep     int64 // decoded offset of the current token's start
+	maxToken int
+	eof      bool
+	zeroRead int
+	err      error // sticky: handed to the decoder
+	readErr  bool  // err is a failure of the input, not of the document
+
+	// sawEntity is told about every entity reference in the text before
+	// the decoder reads it, so that the decoder's entity map can be filled
+	// in time (see entities.go). When it returns true, the source hands
+	// out nothing past the reference until the decoder has read everything
+	// before it; then it calls atEntity and goes on.
+	sawEntity func(name []byte) (stop bool)
+	atEntity  func()
+	stopped   bool // scan stands at a reference sawEntity stopped at
+}
+
+// ReadByte hands the decoder its next byte.
+func (s *source) ReadByte() (byte, error) {
+	if s.r < s.lim {
+		c := s.buf[s.r]
+		s.r++
+		return c, nil
+	}
+	return s.readByteSlow()
+}
+
+func (s *source) readByteSlow() (byte, error) {
+	if s.fill(); s.r >= s.lim {
+		return 0, s.err
+	}
+	c := s.buf[s.r]
+	s.r++
+	return c, nil
+}
+
+// Read makes the source an io.Reader, which the decoder's CharsetReader
+// hook is given (and gives back: the source decodes by itself).
+func (s *source) Read(p []byte) (int, error) {
+	if s.r >= s.lim {
+		if s.fill(); s.r >= s.lim {
+			return 0, s.err
+		}
+	}
+	n := copy(p, s.buf[s.r:s.lim])
+	s.r += n
+	return n, nil
+}
+
+// release says the decoder has finished every token before the decoded
+// offset d: their bytes may be dropped.
+func (s *source) release(d int64) { s.keep = d }
+
+// fill makes more decoded bytes available, or sets s.err. It never hands
+// out more than the token size limit past the current token's start: the
+// decoder gets errTokenTooLong instead, so neither it nor the source holds
+// more than about one limit of text.
+func (s *source) fill() {
+	for {
+		tokenEnd := int(s.keep-s.base) + s.maxToken + 1
+		avail := min(s.scan, tokenEnd)
+		switch {
+		case s.r < avail:
+			s.lim = avail
+			return
+		case s.stopped && s.r >= s.scan:
+			s.stopped = false
+			s.atEntity()
+			s.scanEntities()
+			continue
+		case s.r >= tokenEnd:
+			s.err = errTokenTooLong
+			return
+		case s.err != nil:
+			return
+		case s.eof:
+			s.err = io.EOF
+			return
+		}
+		s.compact()
+		if s.mode == modeMarkers {
+			s.raw = s.readMore(s.raw)
+			s.decodeRuns()
+			// A run without a delimiter is part of one token; its decoded
+			// text is at least half its length.
+			if len(s.raw)-s.rawDone > 2*s.maxToken {
+				s.err = errTokenTooLong
+				return
+			}
+		} else {
+			s.buf = s.readMore(s.buf)
+		}
+		s.scanEntities()
+	}
+}
+
+// readMore appends one read of the input to b.
+func (s *source) readMore(b []byte) []byte {
+	if cap(b)-len(b) < readChunk {
+		nb := make([]byte, len(b), 2*cap(b)+readChunk)
+		copy(nb, b)
+		b = nb
+	}
+	n, err := s.in.Read(b[len(b) : len(b)+readChunk])
+	b = b[:len(b)+n]
+	switch {
+	case err == io.EOF:
+		s.eof = true
+	case err != nil:
+		s.err, s.readErr = fmt.Errorf("reading: %w", err), true
+	case n == 0:
+		if s.zeroRead++; s.zeroRead > 100 {
+			s.err, s.readErr = fmt.Errorf("reading: %w", io.ErrNoProgress), true
+		}
+	default:
+		s.zeroRead = 0
+	}
+	return b
+}
+
+// compact drops what finished tokens no longer need, when that frees at
+// least half the buffer (so a long token is not moved again and again).
+func (s *source) compact() {
+	drop := int(s.keep - s.base)
+	if drop <= 0 || drop < len(s.buf)/2 {
+		return
+	}
+	if s.mode == modeMarkers {
+		rk := s.rawAt(s.keep)
+		rdrop := int(rk - s.rawBase)
+		n := copy(s.raw, s.raw[rdrop:])
+		s.raw = s.raw[:n]
+		s.rawDone -= rdrop
+		s.rawScan -= rdrop
+		s.rawBase = rk
+		k := sort.Search(len(s.bounds), func(i int) bool { return s.bounds[i].dec >= s.keep })
+		n = copy(s.bounds, s.bounds[k:])
+		s.bounds = s.bounds[:n]
+	}
+	n := copy(s.buf, s.buf[drop:])
+	s.buf = s.buf[:n]
+	s.base += int64(drop)
+	s.r -= drop
+	s.lim -= drop
+	s.scan -= drop
+}
+
+// decodeRuns decodes the original bytes up to the last delimiter read (all
+// of them at the end of the input).
+func (s *source) decodeRuns() {
+	i := s.rawDone
+	for {
+		j, c := s.nextDelimiter(max(i, s.rawScan))
+		if j < 0 {
+			break
+		}
+		s.decodeRun(s.raw[i:j])
+		d := s.base + int64(len(s.buf))
+		r := s.rawBase + int64(j)
+		if c == '<' {
+			s.bounds = append(s.bounds, boundary{d, r})
+		} else {
+			s.bounds = append(s.bounds, boundary{d + 1, r + int64(s.unit)})
+		}
+		s.buf = append(s.buf, c)
+		i = j + s.unit
+	}
+	if s.eof {
+		s.decodeRun(s.raw[i:])
+		i = len(s.raw)
+		s.bounds = append(s.bounds, boundary{s.base + int64(len(s.buf)), s.rawBase + int64(i)})
+	}
+	s.rawDone = i
+}
+
+// nextDelimiter finds the next '<' or '>' of the original at or after i
+// (a unit boundary), and remembers how far it searched.
+func (s *source) nextDelimiter(i int) (int, byte) {
+	b := s.raw
+	if s.unit == 1 {
+		for ; i < len(b); i++ {
+			if c := b[i]; c == '<' || c == '>' {
+				s.rawScan = i + 1
+				return i, c
+			}
+		}
+		s.rawScan = i
+		return -1, 0
+	}
+	for ; i+1 < len(b); i += 2 {
+		lo, hi := b[i], b[i+1]
+		if s.be {
+			lo, hi = hi, lo
+		}
+		if hi == 0 && (lo == '<' || lo == '>') {
+			s.rawScan = i + 2
+			return i, lo
+		}
+	}
+	s.rawScan = i
+	return -1, 0
+}
+
+// decodeRun decodes one run of original bytes without delimiters, as a
+// whole: a sequence cut short at its end becomes U+FFFD, as a decoder
+// reaching a delimiter would make it.
+func (s *source) decodeRun(run []byte) {
+	if len(run) == 0 {
+		return
+	}
+	if s.unit == 1 && isASCII(run) {
+		s.buf = append(s.buf, run...)
+		return
+	}
+	start := len(s.buf)
+	s.runDec.Reset()
+	for len(run) > 0 {
+		if cap(s.buf)-len(s.buf) < 4*len(run)+8 {
+			nb := make([]byte, len(s.buf), 2*cap(s.buf)+4*len(run)+8)
+			copy(nb, s.buf)
+			s.buf = nb
+		}
+		nDst, nSrc, err := s.runDec.Transform(s.buf[len(s.buf):cap(s.buf)], run, true)
+		s.buf = s.buf[:len(s.buf)+nDst]
+		run = run[nSrc:]
+		if err != nil && err != transform.ErrShortDst {
+			s.buf = append(s.buf, "\uFFFD"...)
+			break
+		}
+	}
+	// A charset that decoded a non-delimiter to '<' or '>' would break the
+	// delimiter map: such a character is not markup here.
+	if out := s.buf[start:]; bytes.IndexByte(out, '<') >= 0 || bytes.IndexByte(out, '>') >= 0 {
+		fixed := bytes.Map(func(r rune) rune {
+			if r == '<' || r == '>' {
+				return utf8.RuneError
+			}
+			return r
+		}, out)
+		s.buf = append(s.buf[:start], fixed...)
+	}
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// scanEntities looks ahead for entity references in the decoded text not
+// yet handed out, and holds back an '&' whose name is not complete yet.
+func (s *source) scanEntities() {
+	if s.stopped {
+		return
+	}
+	s.scan, s.stopped = scanEntityRefs(s.buf, s.scan, s.eof, s.sawEntity)
+}
+
+// scanEntityRefs calls saw with the name of every entity reference (not a
+// character reference) in b[from:]. It returns len(b); or the offset of an
+// '&' whose name may continue past the end of b (unless final); or, with
+// stopped set, that of a reference saw asked to stop at.
+func scanEntityRefs(b []byte, from int, final bool, saw func(name []byte) bool) (int, bool) {
+	i := from
+	for {
+		j := bytes.IndexByte(b[i:], '&')
+		if j < 0 {
+			return len(b), false
+		}
+		i += j
+		k := i + 1
+		for k < len(b) && k-i <= maxEntityName && !endsRefName(b[k]) {
+			k++
+		}
+		switch {
+		case k < len(b) && b[k] == ';':
+			if k > i+1 && b[i+1] != '#' && saw != nil && saw(b[i+1:k]) {
+				return i, true
+			}
+			i = k + 1
+		case k == len(b) && k-i <= maxEntityName && !final:
+			return i, false
+		default:
+			i++ // not a reference: the decoder reports it
+		}
+	}
+}
+
+func endsRefName(c byte) bool {
+	switch c {
+	case ';', '<', '>', '&', '"', '\'', '=', ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
+}
+
+// rescanEntities tells sawEntity again about the references read ahead
+// but not yet handed to the decoder (once the DOCTYPE declared entities).
+func (s *source) rescanEntities() {
+	if s.stopped {
+		return
+	}
+	if at, stopped := scanEntityRefs(s.buf[:s.scan], s.r, true, s.sawEntity); stopped {
+		s.scan, s.stopped = at, true
+		s.lim = min(s.lim, at)
+	}
+}
+
+// rawAt maps a decoded offset to an original offset: exactly at a token
+// boundary, and by re-encoding the decoded text inside a token (for
+// positions of warnings and errors).
+func (s *source) rawAt(d int64) int64 {
+	switch s.mode {
+	case modeUTF8:
+		return d + s.prefix
+	case modeWhole:
+		return d
+	}
+	k := sort.Search(len(s.bounds), func(i int) bool { return s.bounds[i].dec > d }) - 1
+	if k < 0 {
+		return s.prefix
+	}
+	b := s.bounds[k]
+	if b.dec == d {
+		return b.raw
+	}
+	return b.raw + int64(s.encodedLen(s.decSpan(b.dec, d)))
+}
+
+// encodedLen is the length of decoded text in the original charset.
+func (s *source) encodedLen(t []byte) int {
+	if s.unit == 2 {
+		n := 0
+		for _, r := range string(t) {
+			n += 2
+			if r > 0xFFFF {
+				n += 2
+			}
+		}
+		return n
+	}
+	if isASCII(t) {
+		return len(t)
+	}
+	// Rune by rune, so that a rune cut at t's end, or one the charset
+	// cannot encode (U+FFFD standing for bad input), counts one byte,
+	// whatever text follows it.
+	n := 0
+	for len(t) > 0 {
+		r, size := utf8.DecodeRune(t)
+		if r < utf8.RuneSelf || r == utf8.RuneError {
+			n++
+		} else if b, err := s.enc.Bytes(t[:size]); err == nil && len(b) > 0 {
+			n += len(b)
+		} else {
+			n++
+		}
+		t = t[size:]
+	}
+	return n
+}
+
+// decSpan returns the decoded text from a to b, both held by the source.
+func (s *source) decSpan(a, b int64) []byte {
+	lo, hi := clampSpan(a-s.base, b-s.base, len(s.buf))
+	return s.buf[lo:hi]
+}
+
+// rawSpan returns the original bytes from decoded offset a to decoded
+// offset b, both token boundaries held by the source. In modeWhole they
+// are the decoded bytes, which the core re-encodes.
+func (s *source) rawSpan(a, b int64) []byte {
+	if s.mode != modeMarkers {
+		return s.decSpan(a, b)
+	}
+	lo, hi := clampSpan(s.rawAt(a)-s.rawBase, s.rawAt(b)-s.rawBase, len(s.raw))
+	return s.raw[lo:hi]
+}
+
+func clampSpan(a, b int64, n int) (int, int) {
+	a = min(max(a, 0), int64(n))
+	b = min(max(b, a), int64(n))
+	return int(a), int(b)
+}
+
+// advance returns the position after a token, given its original and
+// decoded bytes. Lines and columns count original bytes, except in UTF-16
+// and modeWhole, where they count the decoded text's bytes (the original's
+// newlines are not single bytes there); Offset always counts original bytes.
+func (s *source) advance(p filter.Pos, raw, dec []byte) filter.Pos {
+	switch {
+	case s.mode == modeWhole:
+		return p.Advance(dec)
+	case s.unit == 2:
+		q := p.Advance(dec)
+		q.Offset = p.Offset + int64(len(raw))
+		return q
+	}
+	return p.Advance(raw)
+}

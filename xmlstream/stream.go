@@ -1,0 +1,755 @@
+package xmlstream
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/htmlstream"
+	"golang.org/x/net/html/atom"
+)
+
+// Default limits. Memory is bounded by nesting depth times one frame (about
+// 200 bytes), plus about twice the longest token.
+const (
+	DefaultMaxDepth     = 250_000
+	DefaultMaxTokenSize = 16 << 20
+)
+
+// The errors Run returns, wrapped in a *filter.PosError that says where.
+var (
+	ErrTooDeep       = errors.New("elements nested deeper than the depth limit")
+	ErrTokenTooLong  = errors.New("a token (tag, text node, comment, CDATA section or DOCTYPE) longer than the token size limit")
+	ErrNotWellFormed = errors.New("not well-formed XML")
+)
+
+// Options configure the XML stage.
+type Options struct {
+	MaxDepth     int    // 0: DefaultMaxDepth
+	MaxTokenSize int    // 0: DefaultMaxTokenSize
+	Charset      string // a label that overrides the XML declaration ("" to detect)
+}
+
+// maxLinkText bounds the text collected as the URL of an RSS <link> or a
+// sitemap <loc>.
+const maxLinkText = 8 << 10
+
+// Run reads an XML document once and feeds the core. It returns nil for a
+// well-formed document; otherwise a *filter.PosError (not well-formed, a
+// limit exceeded, the input failing) after everything before that point has
+// been fed. The caller calls core.Finish afterwards in every case.
+func Run(r io.Reader, core *filter.Core, opts Options) error {
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = DefaultMaxDepth
+	}
+	if opts.MaxTokenSize <= 0 {
+		opts.MaxTokenSize = DefaultMaxTokenSize
+	}
+	src, err := openSource(r, core, opts)
+	if err != nil {
+		var pe *filter.PosError
+		if errors.As(err, &pe) {
+			return err
+		}
+		return &filter.PosError{Pos: filter.StartPos, Err: err}
+	}
+	d := &driver{core: core, src: src, maxDepth: opts.MaxDepth, maxToken: opts.MaxTokenSize, pos: filter.StartPos}
+	d.ents = newEntities(opts.MaxTokenSize)
+	src.sawEntity, src.atEntity = d.ents.saw, d.ents.cut
+	src.scanEntities() // what was read while choosing the charset
+	d.dec = xml.NewDecoder(src)
+	d.dec.Strict = true
+	d.dec.Entity = d.ents.m
+	// The source decodes by itself: the declaration's encoding needs no reader.
+	d.dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	return d.run()
+}
+
+// nsBinding is one namespace declaration in scope.
+type nsBinding struct{ prefix, uri string }
+
+// frame is one open element.
+type frame struct {
+	prefix, local string // as written, to match the end tag
+	ns            string
+	scope         filter.Scope
+	pos           filter.Pos
+	base          *url.URL // xml:base in effect; nil: the document's base
+	nsMark        int      // bindings before this element's own
+	layout        filter.Layout
+	xhtml         bool
+	hasChild      bool // an element started inside
+	hasText       bool // non-blank character data directly inside
+	yandex        bool // an XHTML <noindex>: its end closes the Yandex region
+	collect       bool // its text is a URL (RSS <link>, sitemap <loc>)
+	collectCut    bool
+	textStart     int
+}
+
+func (f *frame) tag() string {
+	if f.prefix == "" {
+		return f.local
+	}
+	return f.prefix + ":" + f.local
+}
+
+type piSeen struct {
+	pos filter.Pos
+	v   RobotsPI
+}
+
+// metaSeen sums the robots META tags of an XHTML document, which the PI overrules.
+type metaSeen struct {
+	seen              bool
+	pos               filter.Pos
+	content           string
+	noindex, nofollow bool
+}
+
+type driver struct {
+	core     *filter.Core
+	src      *source
+	dec      *xml.Decoder
+	ents     *entities
+	maxDepth int
+	maxToken int
+
+	pos      filter.Pos // where the current token starts
+	tokStart int64      // the same, as a decoded offset
+	stack    []frame
+	ns       []nsBinding
+	root     rootKind
+
+	rootSeen, rootDone, doctypeSeen bool
+
+	pi         *piSeen
+	meta       metaSeen
+	linkText   []byte
+	unboundNS  map[string]bool
+	xhtmlNames map[string]xhtmlElement
+}
+
+func (d *driver) run() error {
+	if d.src.prefix > 0 {
+		bom := []byte("\xEF\xBB\xBF")
+		switch {
+		case d.src.unit == 2 && d.src.be:
+			bom = []byte("\xFE\xFF")
+		case d.src.unit == 2:
+			bom = []byte("\xFF\xFE")
+		}
+		d.core.SetPos(d.pos)
+		d.core.Archive(bom, true)
+		d.pos = d.pos.Advance(bom)
+	}
+	for {
+		tok, err := d.dec.RawToken()
+		end := d.dec.InputOffset()
+		if err == io.EOF {
+			return d.eof()
+		}
+		if err != nil {
+			return d.failure(err, end)
+		}
+		raw, text := d.src.rawSpan(d.tokStart, end), d.src.decSpan(d.tokStart, end)
+		d.core.SetPos(d.pos)
+		if err := d.token(tok, raw, text); err != nil {
+			return err
+		}
+		d.pos = d.src.advance(d.pos, raw, text)
+		d.tokStart = end
+		d.src.release(end)
+	}
+}
+
+func (d *driver) token(tok xml.Token, raw, text []byte) error {
+	switch t := tok.(type) {
+	case xml.StartElement:
+		return d.start(t, raw, text)
+	case xml.EndElement:
+		return d.end(t, raw)
+	case xml.CharData:
+		return d.charData(t, raw, text)
+	case xml.Comment:
+		before := d.core.ArchiveOn(d.topScope())
+		htmlstream.CommentMarker(d.core, t)
+		d.core.Archive(raw, before || d.core.ArchiveOn(d.topScope()))
+	case xml.ProcInst:
+		if t.Target == "xml" && d.tokStart != 0 {
+			d.core.Warn(d.pos, "the XML declaration is not at the start of the document")
+		} else if t.Target != "xml" {
+			d.robotsPI(d.pos, text)
+		}
+		d.core.Archive(raw, d.core.ArchiveOn(d.topScope()))
+	case xml.Directive:
+		return d.directive(t, raw, text)
+	}
+	return nil
+}
+
+func (d *driver) topScope() filter.Scope {
+	if n := len(d.stack); n > 0 {
+		return d.stack[n-1].scope
+	}
+	return d.core.Root()
+}
+
+// notWellFormed is the error for XML that breaks a well-formedness rule
+// encoding/xml's RawToken does not check (it leaves tag matching and the
+// document's shape to its caller).
+func notWellFormed(pos filter.Pos, format string, args ...any) error {
+	return &filter.PosError{Pos: pos, Err: fmt.Errorf("%w: %s", ErrNotWellFormed, fmt.Sprintf(format, args...))}
+}
+
+func limitError(pos filter.Pos, err error, limit int) error {
+	return &filter.PosError{Pos: pos, Err: fmt.Errorf("%w (limit %d); output stops here", err, limit)}
+}
+
+func (d *driver) failure(err error, end int64) error {
+	var se *xml.SyntaxError
+	switch {
+	case errors.Is(err, errTokenTooLong):
+		return limitError(d.pos, ErrTokenTooLong, d.maxToken)
+	case d.src.readErr:
+		return &filter.PosError{Pos: d.pos, Err: err}
+	case errors.As(err, &se):
+		at := end
+		if at > d.tokStart && se.Msg != "unexpected EOF" {
+			at-- // the decoder stops just after the offending byte
+		}
+		if se.Msg == "invalid UTF-8" || strings.HasPrefix(se.Msg, "illegal character code") {
+			// The decoder checks a whole text node once it has read it:
+			// point at the character itself.
+			if i := firstBadChar(d.src.decSpan(d.tokStart, end)); i >= 0 {
+				at = d.tokStart + int64(i)
+			}
+		}
+		return &filter.PosError{Pos: d.posAt(at), Err: fmt.Errorf("%w: %s", ErrNotWellFormed, se.Msg)}
+	}
+	msg := strings.TrimPrefix(err.Error(), "xml: ")
+	return &filter.PosError{Pos: d.pos, Err: fmt.Errorf("%w: %s", ErrNotWellFormed, msg)}
+}
+
+// posAt is the position of a decoded offset inside the current token.
+func (d *driver) posAt(off int64) filter.Pos {
+	return d.src.advance(d.pos, d.src.rawSpan(d.tokStart, off), d.src.decSpan(d.tokStart, off))
+}
+
+func (d *driver) eof() error {
+	if n := len(d.stack); n > 0 {
+		f := &d.stack[n-1]
+		return notWellFormed(d.pos, "the document ends inside <%s> (opened at %s)", f.tag(), f.pos)
+	}
+	if !d.rootSeen {
+		return notWellFormed(d.pos, "no root element")
+	}
+	d.compareMeta()
+	return nil
+}
+
+func (d *driver) start(t xml.StartElement, raw, text []byte) error {
+	if d.rootDone {
+		return notWellFormed(d.pos, "a second root element <%s>: a document has exactly one", qname(t.Name))
+	}
+	if len(d.stack) >= d.maxDepth {
+		return limitError(d.pos, ErrTooDeep, d.maxDepth)
+	}
+	if n, dup := duplicateAttr(t.Attr); dup {
+		return notWellFormed(d.pos, "attribute %s appears twice in <%s>", qname(n), qname(t.Name))
+	}
+	f := frame{prefix: t.Name.Space, local: t.Name.Local, pos: d.pos, nsMark: len(d.ns), layout: filter.Cell}
+	for _, a := range t.Attr {
+		switch {
+		case a.Name.Space == "xmlns":
+			d.ns = append(d.ns, nsBinding{a.Name.Local, a.Value})
+		case a.Name.Space == "" && a.Name.Local == "xmlns":
+			d.ns = append(d.ns, nsBinding{"", a.Value})
+		}
+	}
+	f.ns = d.resolve(t.Name.Space, true)
+	parent := d.core.Root()
+	if n := len(d.stack); n > 0 {
+		top := &d.stack[n-1]
+		top.hasChild = true
+		parent, f.base = top.scope, top.base
+	}
+	var at attrs
+	el := filter.Element{Pos: d.pos}
+	for _, a := range t.Attr {
+		switch a.Name.Space {
+		case "":
+			at.set(a, &el)
+		case "xml":
+			if a.Name.Local == "base" {
+				f.base = d.xmlBase(f.base, a.Value)
+			}
+		case "xmlns":
+		default:
+			if d.resolve(a.Name.Space, false) == nsXLink {
+				switch a.Name.Local {
+				case "href":
+					at.xlinkHref, at.hasXlinkHref = a.Value, true
+				case "type":
+					at.xlinkType = a.Value
+				}
+			}
+		}
+	}
+	if !d.rootSeen {
+		d.rootSeen = true
+		d.root = rootKindOf(f.ns, f.local)
+		d.core.EndHead()
+	}
+	d.classify(&f, &el, &at)
+	if el.Class != nil || el.NoSnippet || el.Link != filter.NoLink || f.collect {
+		el.Tag = f.tag()
+	} else {
+		el.Tag = f.local
+	}
+	if f.yandex {
+		d.core.Toggle(filter.DialectYandex, "<noindex>", filter.NoIndex, 0)
+	}
+	f.scope = d.core.StartBased(parent, &el, f.base)
+	parentOn, selfOn := d.core.ArchiveOn(parent), d.core.ArchiveOn(f.scope)
+	switch {
+	case parentOn && !selfOn && bytes.HasSuffix(text, []byte("/>")):
+		d.core.Elide() // an empty element in a no-archive region: the ellipsis stands for it
+	case parentOn && !selfOn:
+		d.core.Archive(raw, true)
+		d.core.Elide()
+	default:
+		d.core.Archive(raw, parentOn || selfOn)
+	}
+	if bytes.IndexByte(text, '&') >= 0 {
+		d.ents.check(d.core, text, func(off int) filter.Pos { return d.posAt(d.tokStart + int64(off)) })
+	}
+	f.textStart = len(d.linkText)
+	d.stack = append(d.stack, f)
+	return nil
+}
+
+// borrow views an attribute value as bytes without copying it. The core
+// only borrows an Element's byte slices for the duration of the call and
+// never writes to them (filter.Element's contract), and a start element's
+// strings are not used after it: a copy per class and link would only feed
+// the garbage collector.
+func borrow(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
+// attrs are the unprefixed attributes robofilter reads, and XLink's.
+type attrs struct {
+	href, src, rel, url, name, content, profile  string
+	hasHref, hasSrc, hasURL, hasName, hasContent bool
+	hasProfile                                   bool
+	xlinkHref, xlinkType                         string
+	hasXlinkHref                                 bool
+}
+
+func (at *attrs) set(a xml.Attr, el *filter.Element) {
+	switch a.Name.Local {
+	case "class":
+		el.Class = borrow(a.Value)
+	case "data-nosnippet":
+		el.NoSnippet = true
+	case "href":
+		at.href, at.hasHref = a.Value, true
+	case "src":
+		at.src, at.hasSrc = a.Value, true
+	case "rel":
+		at.rel = a.Value
+	case "url":
+		at.url, at.hasURL = a.Value, true
+	case "name":
+		at.name, at.hasName = a.Value, true
+	case "content":
+		at.content, at.hasContent = a.Value, true
+	case "profile":
+		at.profile, at.hasProfile = a.Value, true
+	}
+}
+
+// classify decides an element's layout, whether its content is text, and
+// the link it carries, by vocabulary.
+func (d *driver) classify(f *frame, el *filter.Element, at *attrs) {
+	link := func(kind filter.LinkKind, href, rel string) {
+		el.Link, el.Href = kind, borrow(href)
+		if rel != "" {
+			el.Rel = borrow(rel)
+		}
+	}
+	switch ns, local := f.ns, f.local; {
+	case ns == nsXHTML:
+		d.xhtml(f, el, at)
+	case ns == nsSVG || ns == nsMathML:
+		_, el.Hidden = htmlstream.Classify(atom.Lookup([]byte(local)), true)
+		if ns == nsSVG && local == "a" && at.hasHref {
+			link(filter.LinkAnchor, at.href, "")
+		}
+	case isAtom(ns) && local == "link" && at.hasHref:
+		link(filter.LinkRef, at.href, at.rel)
+	case isAtom(ns) && local == "content" && at.hasSrc:
+		link(filter.LinkRef, at.src, "")
+	case isRSSNamespace(ns) && local == "link",
+		isRSS2(ns) && d.root == rootRSS && local == "link" && !at.hasHref,
+		isSitemap(ns) && local == "loc",
+		ns == "" && d.root == rootSitemap && local == "loc":
+		f.collect = true
+	case isRSS2(ns) && d.root == rootRSS && local == "enclosure" && at.hasURL:
+		link(filter.LinkRef, at.url, "")
+	}
+	if el.Link == filter.NoLink && !f.collect && at.hasXlinkHref {
+		// XLink: a simple link's content is its anchor text; a locator
+		// only points. href means nothing on the other types.
+		switch at.xlinkType {
+		case "simple", "":
+			link(filter.LinkAnchor, at.xlinkHref, "")
+		case "locator":
+			link(filter.LinkRef, at.xlinkHref, "")
+		}
+	}
+	el.Layout = f.layout
+}
+
+// xhtmlElement is what the HTML rules say about an XHTML element name.
+type xhtmlElement struct {
+	atom   atom.Atom
+	layout filter.Layout
+	hidden bool
+}
+
+// xhtmlKind looks an XHTML element name up, through a small cache (a page
+// uses few names, many times).
+func (d *driver) xhtmlKind(local string) xhtmlElement {
+	if k, ok := d.xhtmlNames[local]; ok {
+		return k
+	}
+	k := xhtmlElement{atom: atom.Lookup([]byte(local))}
+	k.layout, k.hidden = htmlstream.Classify(k.atom, false)
+	if d.xhtmlNames == nil {
+		d.xhtmlNames = map[string]xhtmlElement{}
+	}
+	if len(d.xhtmlNames) < 512 {
+		d.xhtmlNames[local] = k
+	}
+	return k
+}
+
+// xhtml applies the HTML rules to an element in the XHTML namespace.
+func (d *driver) xhtml(f *frame, el *filter.Element, at *attrs) {
+	k := d.xhtmlKind(f.local)
+	a := k.atom
+	f.xhtml = true
+	f.layout, el.Hidden = k.layout, k.hidden
+	el.Inert = a == atom.Template
+	el.Title = a == atom.Title
+	el.Head = a == atom.Head
+	switch a {
+	case atom.A:
+		if at.hasHref {
+			el.Link, el.Href, el.Rel = filter.LinkAnchor, borrow(at.href), borrow(at.rel)
+		}
+	case atom.Area, atom.Link:
+		if at.hasHref {
+			el.Link, el.Href, el.Rel = filter.LinkRef, borrow(at.href), borrow(at.rel)
+		}
+	case atom.Frame, atom.Iframe:
+		if at.hasSrc {
+			el.Link, el.Href = filter.LinkRef, borrow(at.src)
+		}
+	case atom.Meta:
+		if at.hasName && at.hasContent {
+			d.metaTag(at.name, at.content)
+		}
+	case atom.Base:
+		if at.hasHref {
+			d.core.BaseHref([]byte(at.href))
+		}
+	case atom.Head:
+		if at.hasProfile {
+			d.core.HeadProfile([]byte(at.profile))
+		}
+	case 0:
+		f.yandex = f.local == "noindex"
+	}
+}
+
+// metaTag reads a robots META of an XHTML document. The robots PI decides
+// in XML; the META is compared with it when the document ends.
+func (d *driver) metaTag(name, content string) {
+	ds := d.core.Meta([]byte(name), []byte(content), d.pos, false)
+	if len(ds) == 0 {
+		return
+	}
+	m := &d.meta
+	if !m.seen {
+		m.seen, m.pos, m.content = true, d.pos, content
+	}
+	for _, x := range ds {
+		switch x.Name {
+		case "noindex":
+			m.noindex = true
+		case "nofollow":
+			m.nofollow = true
+		case "none":
+			m.noindex, m.nofollow = true, true
+		case "noarchive", "nocache", "nosnippet":
+			d.core.Warn(d.pos, "<meta name=%q content=%q>: %s is not obeyed in XML, where the robots PI decides (and cannot say it)", name, content, x.Name)
+		}
+	}
+}
+
+// compareMeta warns where the XHTML robots META and the robots PI (or its
+// absence, which means index and follow) disagree.
+func (d *driver) compareMeta() {
+	m := &d.meta
+	if !m.seen {
+		return
+	}
+	pi, piSays := RobotsPI{Index: true, Follow: true}, "there is no robots PI (index and follow)"
+	if d.pi != nil {
+		pi, piSays = d.pi.v, fmt.Sprintf("the robots PI at %s says %s", d.pi.pos, d.pi.v)
+	}
+	if m.noindex == !pi.Index && m.nofollow == !pi.Follow {
+		return
+	}
+	metaSays := RobotsPI{Index: !m.noindex, Follow: !m.nofollow}
+	d.core.Warn(m.pos, "the robots META (content=%q) means %s but %s: in XML the PI decides and the META is not obeyed", m.content, metaSays, piSays)
+}
+
+func (d *driver) robotsPI(pos filter.Pos, text []byte) {
+	v, isRobots, err := ParseRobotsPI(text)
+	if !isRobots {
+		return
+	}
+	if err != nil {
+		d.core.Warn(pos, "illegal robots PI %s: %v; it is ignored", clipRunes(string(text), 80), err)
+		return
+	}
+	if d.pi != nil {
+		d.core.Warn(pos, "a second robots PI (%s) is ignored: the first legal one, at %s, decides", v, d.pi.pos)
+		return
+	}
+	d.pi = &piSeen{pos: pos, v: v}
+	var ds []filter.Directive
+	for _, n := range v.Directives() {
+		ds = append(ds, filter.Directive{Name: n})
+	}
+	d.core.Apply(filter.DirectiveSource{Origin: "robots PI", Value: v.String(), Line: pos.Line, Col: pos.Col}, ds, pos)
+}
+
+// resolve maps a prefix to its namespace. An element without a prefix is in
+// the default namespace; an attribute without one is in none.
+func (d *driver) resolve(prefix string, element bool) string {
+	if prefix == "" && !element {
+		return ""
+	}
+	if prefix == "xml" {
+		return nsXML
+	}
+	for i := len(d.ns) - 1; i >= 0; i-- {
+		if d.ns[i].prefix == prefix {
+			return d.ns[i].uri
+		}
+	}
+	if prefix != "" && !d.unboundNS[prefix] && len(d.unboundNS) < 100 {
+		if d.unboundNS == nil {
+			d.unboundNS = map[string]bool{}
+		}
+		d.unboundNS[prefix] = true
+		d.core.Warn(d.pos, "namespace prefix %q is not declared; names with it are in no namespace", prefix)
+	}
+	return ""
+}
+
+// xmlBase resolves an xml:base value against the base in effect.
+func (d *driver) xmlBase(parent *url.URL, v string) *url.URL {
+	u, err := url.Parse(strings.TrimSpace(v))
+	if err != nil {
+		d.core.Warn(d.pos, "xml:base %q does not parse (%v); ignored", clipRunes(v, 80), err)
+		return parent
+	}
+	base := parent
+	if base == nil {
+		base = d.core.Base()
+	}
+	if base != nil {
+		u = base.ResolveReference(u)
+	}
+	return u
+}
+
+func (d *driver) end(t xml.EndElement, raw []byte) error {
+	n := len(d.stack)
+	if n == 0 {
+		return notWellFormed(d.pos, "end tag </%s> without a start tag", qname(t.Name))
+	}
+	f := &d.stack[n-1]
+	if f.prefix != t.Name.Space || f.local != t.Name.Local {
+		return notWellFormed(d.pos, "element <%s> (opened at %s) is closed by </%s>", f.tag(), f.pos, qname(t.Name))
+	}
+	before := d.core.ArchiveOn(f.scope)
+	if f.collect {
+		d.endLink(f)
+	}
+	layout := f.layout
+	if !f.xhtml && f.hasChild && !f.hasText {
+		layout = filter.Block // a container of elements (a feed entry, a sitemap url) ends a line
+	}
+	d.core.Close(f.scope, layout)
+	d.core.Release(f.scope)
+	if f.yandex {
+		d.core.Toggle(filter.DialectYandex, "</noindex>", 0, filter.NoIndex)
+	}
+	d.ns = d.ns[:f.nsMark]
+	d.stack = d.stack[:n-1]
+	if len(raw) > 0 {
+		d.core.Archive(raw, before || d.core.ArchiveOn(d.topScope()))
+	}
+	if n == 1 {
+		d.rootDone = true
+	}
+	return nil
+}
+
+// endLink emits the link an element's text was (RSS <link>, sitemap <loc>).
+func (d *driver) endLink(f *frame) {
+	href := d.linkText[f.textStart:]
+	d.linkText = d.linkText[:f.textStart]
+	if f.collectCut {
+		d.core.Warn(f.pos, "the URL in <%s> is longer than %d bytes; it is not listed", f.tag(), maxLinkText)
+		return
+	}
+	if len(bytes.TrimSpace(href)) == 0 {
+		return
+	}
+	el := filter.Element{Tag: f.tag(), Pos: f.pos, Href: href}
+	d.core.EndLink(f.scope, &el, f.base)
+}
+
+func (d *driver) charData(t xml.CharData, raw, text []byte) error {
+	cdata := bytes.HasPrefix(text, []byte("<![CDATA["))
+	n := len(d.stack)
+	if n == 0 {
+		if cdata || !isXMLSpace(t) {
+			return notWellFormed(d.pos, "text outside the root element")
+		}
+		d.core.Archive(raw, d.core.ArchiveOn(d.core.Root()))
+		return nil
+	}
+	if !cdata && bytes.IndexByte(text, '&') >= 0 {
+		d.ents.check(d.core, text, func(off int) filter.Pos { return d.posAt(d.tokStart + int64(off)) })
+	}
+	f := &d.stack[n-1]
+	if !f.hasText && !isXMLSpace(t) {
+		f.hasText = true
+	}
+	if f.collect && !f.collectCut {
+		if len(d.linkText)-f.textStart+len(t) > maxLinkText {
+			f.collectCut = true
+		} else {
+			d.linkText = append(d.linkText, t...)
+		}
+	}
+	d.core.Text(f.scope, t)
+	d.core.Archive(raw, d.core.ArchiveOn(f.scope))
+	return nil
+}
+
+func (d *driver) directive(t xml.Directive, raw, text []byte) error {
+	if d.rootSeen {
+		return notWellFormed(d.pos, "a markup declaration <!%s> is not allowed inside or after the root element", clipRunes(string(firstWord(t)), 20))
+	}
+	if !bytes.HasPrefix(t, []byte("DOCTYPE")) || len(t) > 7 && !isS(t[7]) {
+		return notWellFormed(d.pos, "<!%s> is not allowed here: only a DOCTYPE may stand before the root element", clipRunes(string(firstWord(t)), 20))
+	}
+	if d.doctypeSeen {
+		return notWellFormed(d.pos, "a second DOCTYPE")
+	}
+	d.doctypeSeen = true
+	dt := scanDoctype(text)
+	d.ents.declare(&dt)
+	d.src.rescanEntities()
+	for _, pi := range dt.pis {
+		d.robotsPI(d.posAt(d.tokStart+int64(pi.off)), pi.text)
+	}
+	d.core.Archive(raw, d.core.ArchiveOn(d.core.Root()))
+	return nil
+}
+
+// firstBadChar finds the first byte that is not valid UTF-8 or not an XML
+// character (XML 1.0 production [2]), or returns -1.
+func firstBadChar(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 || !isXMLChar(r) {
+			return i
+		}
+		i += n
+	}
+	return -1
+}
+
+func isXMLChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
+func firstWord(b []byte) []byte {
+	if i := bytes.IndexAny(b, " \t\r\n"); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+func isXMLSpace(b []byte) bool {
+	for _, c := range b {
+		if !isS(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func qname(n xml.Name) string {
+	if n.Space == "" {
+		return n.Local
+	}
+	return n.Space + ":" + n.Local
+}
+
+// duplicateAttr finds an attribute written twice on one element (a
+// well-formedness error encoding/xml does not check).
+func duplicateAttr(as []xml.Attr) (xml.Name, bool) {
+	if len(as) < 2 {
+		return xml.Name{}, false
+	}
+	if len(as) <= 16 {
+		for i := 1; i < len(as); i++ {
+			for j := 0; j < i; j++ {
+				if as[i].Name == as[j].Name {
+					return as[i].Name, true
+				}
+			}
+		}
+		return xml.Name{}, false
+	}
+	seen := make(map[xml.Name]bool, len(as))
+	for _, a := range as {
+		if seen[a.Name] {
+			return a.Name, true
+		}
+		seen[a.Name] = true
+	}
+	return xml.Name{}, false
+}
