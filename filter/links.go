@@ -76,6 +76,89 @@ func relNotAHyperlink(rel []byte) bool {
 // resolve makes href absolute against base; an href that does not parse is
 // returned as written (trimmed), a base that is nil leaves href relative.
 func resolve(base *url.URL, href string) string {
+	if s, ok := resolvePlain(base, href); ok {
+		return s
+	}
+	return resolveSlow(base, href)
+}
+
+// resolvePlain is resolve for the links most pages are made of, without a
+// parse and a rebuild (they cost about 2 µs a link): an absolute http(s)
+// URL, or a path from the root against an http(s) base, made only of
+// characters that need no escaping and with no dot segments, resolves to
+// itself (or to the base's origin followed by it). Anything else takes the
+// general path; TestPlainResolutionAgreesWithNetURL checks the two agree.
+func resolvePlain(base *url.URL, href string) (string, bool) {
+	if !plainURL(href) {
+		return "", false
+	}
+	switch {
+	case strings.HasPrefix(href, "https://") || strings.HasPrefix(href, "http://"):
+		rest := href[strings.Index(href, "//")+2:]
+		host := rest
+		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+			host = rest[:i]
+		}
+		if host == "" || !plainHost(host) || host[0] == ':' || host[len(host)-1] == ':' {
+			return "", false
+		}
+		return href, true
+	case base == nil:
+		// No base: a relative reference stays as written, unless a colon
+		// in its first segment would read as a scheme.
+		first := href
+		if i := strings.IndexAny(href, "/?#"); i >= 0 {
+			first = href[:i]
+		}
+		if strings.Contains(first, ":") || strings.HasPrefix(href, "//") {
+			return "", false
+		}
+		return href, true
+	case len(href) > 1 && href[0] == '/' && href[1] != '/':
+		if (base.Scheme != "http" && base.Scheme != "https") || base.User != nil || base.Host == "" || base.Opaque != "" || !plainHost(base.Host) {
+			return "", false
+		}
+		return base.Scheme + "://" + base.Host + href, true
+	}
+	return "", false
+}
+
+// plainURL: only characters that stand for themselves in a URL, no dot
+// segments, no empty fragment or query marker at the end, no backslash.
+func plainURL(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '-' || c == '_' || c == '~' || c == '/' || c == ':' || c == '=' || c == '&' || c == ',' || c == ';' || c == '+':
+		case c == '.':
+			// "/." starts a dot segment when the segment is "." or "..".
+			if i > 0 && s[i-1] == '/' && (i+1 == len(s) || s[i+1] == '/' || s[i+1] == '?' || s[i+1] == '#' ||
+				s[i+1] == '.' && (i+2 == len(s) || s[i+2] == '/' || s[i+2] == '?' || s[i+2] == '#')) {
+				return false
+			}
+		case c == '?' || c == '#':
+			if i == len(s)-1 || strings.Count(s, "#") > 1 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func plainHost(h string) bool {
+	for i := 0; i < len(h); i++ {
+		c := h[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == ':') {
+			return false
+		}
+	}
+	return true
+}
+
+func resolveSlow(base *url.URL, href string) string {
 	ref, err := url.Parse(href)
 	if err != nil {
 		return href
