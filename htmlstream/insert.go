@@ -22,7 +22,7 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	n.atom, n.name, n.ns, n.pos = x, name, ns, b.pos
 	if ns == nsHTML {
 		n.flags = atomFlags[x]
-		n.track = scopeTrackIndex[x]
+		n.track = scopeTrackIndex(x)
 	}
 	n.hadClass = b.tok.hasClass
 	b.setParent(n, t)

@@ -143,7 +143,12 @@ var nulByte = []byte{0}
 // which differ from text's; carriage returns; NULs): such a tag is read
 // with TagName and TagAttr, which copy, instead of from Raw().
 func needsTokenizer(raw []byte) bool {
-	return bytes.IndexByte(raw, '&') >= 0 || bytes.IndexByte(raw, '\r') >= 0 || bytes.IndexByte(raw, 0) >= 0
+	for _, c := range raw { // tags are short: one pass beats three searches
+		if c == '&' || c == '\r' || c == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // readTag fills the builder's token from the raw bytes of a tag, looking at
