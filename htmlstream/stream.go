@@ -14,23 +14,19 @@ import (
 	"golang.org/x/text/encoding"
 )
 
-// Default limits. Memory is bounded by nesting depth times a small node,
-// plus the longest token; both bounds are configurable.
+// The default limits and limit errors are the core's, the same for every
+// format.
 const (
-	DefaultMaxDepth     = 250_000
-	DefaultMaxTokenSize = 16 << 20
+	DefaultMaxDepth     = filter.DefaultMaxDepth
+	DefaultMaxTokenSize = filter.DefaultMaxTokenSize
 )
 
 // ErrTooDeep and ErrTokenTooLong are the limit errors, returned wrapped in
 // a *filter.PosError that says where the limit was exceeded.
 var (
-	ErrTooDeep      = errors.New("elements nested deeper than the depth limit")
-	ErrTokenTooLong = errors.New("a token (tag, comment or text run) longer than the token size limit")
+	ErrTooDeep      = filter.ErrTooDeep
+	ErrTokenTooLong = filter.ErrTokenTooLong
 )
-
-func limitError(pos filter.Pos, err error, limit int) error {
-	return &filter.PosError{Pos: pos, Err: fmt.Errorf("%w (limit %d); output stops here", err, limit)}
-}
 
 // Options configure the HTML stage.
 type Options struct {
@@ -99,7 +95,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 			}
 			d.eof()
 			if errors.Is(z.Err(), html.ErrBufferExceeded) {
-				return b, limitError(pos, ErrTokenTooLong, maxTok)
+				return b, filter.LimitError(pos, ErrTokenTooLong, maxTok)
 			}
 			return b, &filter.PosError{Pos: pos, Err: fmt.Errorf("reading: %w", z.Err())}
 		}
@@ -114,7 +110,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		d.token(tt)
 		if b.depthErr {
 			d.eof()
-			return b, limitError(pos, ErrTooDeep, maxDepth)
+			return b, filter.LimitError(pos, ErrTooDeep, maxDepth)
 		}
 		pos = next
 	}

@@ -16,17 +16,17 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// Default limits. Memory is bounded by nesting depth times one frame (about
-// 200 bytes), plus about twice the longest token.
+// The default limits and limit errors are the core's, the same for every
+// format.
 const (
-	DefaultMaxDepth     = 250_000
-	DefaultMaxTokenSize = 16 << 20
+	DefaultMaxDepth     = filter.DefaultMaxDepth
+	DefaultMaxTokenSize = filter.DefaultMaxTokenSize
 )
 
 // The errors Run returns, wrapped in a *filter.PosError that says where.
 var (
-	ErrTooDeep       = errors.New("elements nested deeper than the depth limit")
-	ErrTokenTooLong  = errors.New("a token (tag, text node, comment, CDATA section or DOCTYPE) longer than the token size limit")
+	ErrTooDeep       = filter.ErrTooDeep
+	ErrTokenTooLong  = filter.ErrTokenTooLong
 	ErrNotWellFormed = errors.New("not well-formed XML")
 )
 
@@ -208,15 +208,11 @@ func notWellFormed(pos filter.Pos, format string, args ...any) error {
 	return &filter.PosError{Pos: pos, Err: fmt.Errorf("%w: %s", ErrNotWellFormed, fmt.Sprintf(format, args...))}
 }
 
-func limitError(pos filter.Pos, err error, limit int) error {
-	return &filter.PosError{Pos: pos, Err: fmt.Errorf("%w (limit %d); output stops here", err, limit)}
-}
-
 func (d *driver) failure(err error, end int64) error {
 	var se *xml.SyntaxError
 	switch {
 	case errors.Is(err, errTokenTooLong):
-		return limitError(d.pos, ErrTokenTooLong, d.maxToken)
+		return filter.LimitError(d.pos, ErrTokenTooLong, d.maxToken)
 	case d.src.readErr:
 		return &filter.PosError{Pos: d.pos, Err: err}
 	case errors.As(err, &se):
@@ -259,7 +255,7 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 		return notWellFormed(d.pos, "a second root element <%s>: a document has exactly one", qname(t.Name))
 	}
 	if len(d.stack) >= d.maxDepth {
-		return limitError(d.pos, ErrTooDeep, d.maxDepth)
+		return filter.LimitError(d.pos, ErrTooDeep, d.maxDepth)
 	}
 	if n, dup := duplicateAttr(t.Attr); dup {
 		return notWellFormed(d.pos, "attribute %s appears twice in <%s>", qname(n), qname(t.Name))
