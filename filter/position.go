@@ -26,13 +26,16 @@ func (p Pos) Advance(b []byte) Pos {
 		return p
 	}
 	p.Offset += int64(len(b))
-	if bytes.IndexByte(b, '\r') < 0 && !p.afterCR {
-		last := bytes.LastIndexByte(b, '\n')
-		if last < 0 {
+	if !p.afterCR && bytes.IndexByte(b, '\r') < 0 {
+		// IndexByte and Count are vectorised; LastIndexByte is not, so it
+		// only looks at what follows the first newline.
+		first := bytes.IndexByte(b, '\n')
+		if first < 0 {
 			p.Col += len(b)
 			return p
 		}
-		p.Line += bytes.Count(b, newline)
+		last := first + bytes.LastIndexByte(b[first:], '\n')
+		p.Line += 1 + bytes.Count(b[first+1:], newline)
 		p.Col = len(b) - last
 		return p
 	}
