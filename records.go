@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/antchfx/xmlquery"
+	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/xmlstream"
 )
 
@@ -28,6 +29,10 @@ type Record struct {
 	// and links inside an entry are honoured; XHTML content is read as HTML;
 	// plain text stays text. Doc is nil when the record has no content.
 	Doc *Document
+	// Warnings are about the feed around the record: robots PIs that are
+	// illegal or come after the first legal one, seen since the previous
+	// record. (xmlquery gives no positions.)
+	Warnings []filter.Warning
 }
 
 // The records mode's bounds. xmlquery's stream parser builds a DOM and, at
@@ -82,7 +87,7 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 	if err != nil {
 		return fmt.Errorf("records: %w", err)
 	}
-	var robotsPI []string
+	var pis robotsPIState
 	for index := 1; ; index++ {
 		n, err := sp.Read()
 		switch {
@@ -93,15 +98,15 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 		case err != nil:
 			var se *xml.SyntaxError
 			if errors.As(err, &se) {
-				return fmt.Errorf("records: line %d: not well-formed XML: %s", se.Line, se.Msg)
+				// xmlquery reports the line only.
+				return &filter.PosError{Pos: filter.Pos{Line: se.Line}, Err: fmt.Errorf("%w: %s", xmlstream.ErrNotWellFormed, se.Msg)}
 			}
 			return fmt.Errorf("records: %w", err)
 		}
 		guard.tags, guard.bytes = 0, 0
-		if index == 1 {
-			robotsPI = feedRobotsPI(n)
-		}
-		rec, err := makeRecord(n, index, opts, robotsPI)
+		warnings := pis.scan(n)
+		rec, err := makeRecord(n, index, opts, pis.values)
+		rec.Warnings = warnings
 		pruneOutside(n)
 		if err != nil {
 			return err
@@ -157,34 +162,57 @@ func pruneOutside(n *xmlquery.Node) {
 	}
 }
 
-// feedRobotsPI finds the feed's first legal robots PI before the first
-// record: in the prolog, in the DOCTYPE's internal subset, or before the
-// record inside its ancestors. It returns the X-Robots-Tag values it means.
-func feedRobotsPI(n *xmlquery.Node) []string {
+// robotsPIState follows the feed's robots PIs from record to record: the
+// first legal one applies from where it stands to every record after it
+// (and to the record that holds it); illegal ones and later legal ones are
+// reported and ignored (SPEC section 2).
+type robotsPIState struct {
+	found  bool
+	values []string // X-Robots-Tag values the legal PI means
+}
+
+// scan looks at what the stream parser holds that is new since the last
+// record (pruneOutside removed the rest): the siblings before the path to
+// n, at every level, and n's own children.
+func (s *robotsPIState) scan(n *xmlquery.Node) []filter.Warning {
 	var path []*xmlquery.Node
 	for c := n; c != nil; c = c.Parent {
 		path = append(path, c)
 	}
-	for i := len(path) - 1; i >= 1; i-- {
-		for c := path[i].FirstChild; c != nil && c != path[i-1]; c = c.NextSibling {
-			var pis [][]byte
+	var warns []filter.Warning
+	look := func(c *xmlquery.Node) {
+		var pis [][]byte
+		switch {
+		case c.Type == xmlquery.ProcessingInstruction && c.ProcInst != nil:
+			pis = [][]byte{[]byte("<?" + c.ProcInst.Target + " " + c.ProcInst.Inst + "?>")}
+		case c.Type == xmlquery.NotationNode && strings.HasPrefix(c.Data, "DOCTYPE"):
+			pis = xmlstream.DoctypePIs([]byte("<!" + c.Data + ">"))
+		}
+		for _, pi := range pis {
+			v, isRobots, err := xmlstream.ParseRobotsPI(pi)
 			switch {
-			case c.Type == xmlquery.ProcessingInstruction && c.ProcInst != nil:
-				pis = [][]byte{[]byte("<?" + c.ProcInst.Target + " " + c.ProcInst.Inst + "?>")}
-			case c.Type == xmlquery.NotationNode && strings.HasPrefix(c.Data, "DOCTYPE"):
-				pis = xmlstream.DoctypePIs([]byte("<!" + c.Data + ">"))
-			}
-			for _, pi := range pis {
-				if v, isRobots, err := xmlstream.ParseRobotsPI(pi); isRobots && err == nil {
-					if ds := v.Directives(); len(ds) > 0 {
-						return []string{strings.Join(ds, ", ")}
-					}
-					return nil
+			case !isRobots:
+			case err != nil:
+				warns = append(warns, filter.Warning{Message: fmt.Sprintf("illegal robots PI %s: %v; it is ignored", pi, err)})
+			case s.found:
+				warns = append(warns, filter.Warning{Message: fmt.Sprintf("robots PI %s after the first legal one is ignored", pi)})
+			default:
+				s.found = true
+				if ds := v.Directives(); len(ds) > 0 {
+					s.values = []string{strings.Join(ds, ", ")}
 				}
 			}
 		}
 	}
-	return nil
+	for i := len(path) - 1; i >= 1; i-- {
+		for c := path[i].FirstChild; c != nil && c != path[i-1]; c = c.NextSibling {
+			look(c)
+		}
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		look(c)
+	}
+	return warns
 }
 
 // makeRecord reads a record's fields and runs its content.
@@ -202,7 +230,7 @@ func makeRecord(n *xmlquery.Node, index int, opts Options, robotsPI []string) (R
 			}
 		case "title":
 			if rec.Title == "" {
-				rec.Title = strings.Join(strings.Fields(c.InnerText()), " ")
+				rec.Title = titleText(c)
 			}
 		case "link":
 			if rec.Link != "" {
@@ -243,6 +271,20 @@ func makeRecord(n *xmlquery.Node, index int, opts Options, robotsPI []string) (R
 	if content == nil {
 		content = summary
 	}
+	// What the feed says around the content (the PI, robots classes on the
+	// record or its ancestors or the content element) holds for the whole
+	// of the record's document.
+	around := append(append([]string(nil), opts.XRobotsTag...), robotsPI...)
+	inner := n
+	if content != nil {
+		inner = content
+	}
+	if v := switchesAsDirectives(recordSwitches(inner, opts.Dialects)); v != "" {
+		around = append(around, v)
+	}
+	if recordNoIndex(around, opts.Agent) {
+		rec.Title = "" // the title is indexable text too
+	}
 	if content == nil {
 		return rec, nil
 	}
@@ -251,13 +293,72 @@ func makeRecord(n *xmlquery.Node, index int, opts Options, robotsPI []string) (R
 	if b := baseAt(content, opts.Base); b != nil {
 		o.Base = b.String()
 	}
-	o.XRobotsTag = append(append([]string(nil), opts.XRobotsTag...), robotsPI...)
+	o.XRobotsTag = around
 	doc, err := Filter(strings.NewReader(contentHTML(content)), o)
 	if err != nil {
 		return rec, fmt.Errorf("records: record %d: %w", index, err)
 	}
 	rec.Doc = doc
 	return rec, nil
+}
+
+// recordSwitches are the switches the class and data-nosnippet attributes
+// of n and its ancestors turn off.
+func recordSwitches(n *xmlquery.Node, dialects filter.Dialects) filter.Switch {
+	var classes [][]byte
+	var noSnippet []bool
+	var chain []*xmlquery.Node
+	for c := n; c != nil; c = c.Parent {
+		chain = append(chain, c)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		class, _ := attr(chain[i], "class")
+		_, ns := attr(chain[i], "data-nosnippet")
+		classes = append(classes, []byte(class))
+		noSnippet = append(noSnippet, ns)
+	}
+	return filter.ClassSwitches(dialects, classes, noSnippet)
+}
+
+// switchesAsDirectives says switches as an X-Robots-Tag value, the way a
+// region around a record reaches the record's own run. noanchortext has no
+// document-level directive and is left out.
+func switchesAsDirectives(off filter.Switch) string {
+	var ds []string
+	for _, d := range []struct {
+		bit  filter.Switch
+		name string
+	}{{filter.NoIndex, "noindex"}, {filter.NoFollow, "nofollow"}, {filter.NoArchive, "noarchive"}} {
+		if off&d.bit != 0 {
+			ds = append(ds, d.name)
+		}
+	}
+	return strings.Join(ds, ", ")
+}
+
+// recordNoIndex reports whether the X-Robots-Tag values make the record noindex.
+func recordNoIndex(values []string, agent string) bool {
+	var d filter.Directives
+	for _, v := range values {
+		for _, sd := range filter.ParseXRobotsTag(v) {
+			if sd.Bot == "" || filter.AgentMatches(sd.Bot, agent) {
+				d.Add(filter.DirectiveSource{}, sd.Directives)
+			}
+		}
+	}
+	return d.NoIndex
+}
+
+// titleText is a record title's text: an HTML title (type="html") is read
+// as HTML, others as text.
+func titleText(c *xmlquery.Node) string {
+	t := c.InnerText()
+	if typ, _ := attr(c, "type"); strings.Contains(strings.ToLower(typ), "html") && !strings.Contains(strings.ToLower(typ), "xhtml") {
+		if d, err := Filter(strings.NewReader(t), Options{Format: HTML, Charset: "utf-8"}); err == nil {
+			t = d.Text
+		}
+	}
+	return strings.Join(strings.Fields(t), " ")
 }
 
 // contentHTML is a content element as HTML: escaped HTML unescaped once

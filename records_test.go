@@ -12,6 +12,7 @@ import (
 
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/xmlstream"
 )
 
 // records runs ProcessRecords and collects the records.
@@ -174,8 +175,9 @@ func TestRecordsRSSWithFeedRobotsPI(t *testing.T) {
 func TestRecordsErrors(t *testing.T) {
 	t.Run("not well-formed", func(t *testing.T) {
 		recs, err := records(t, `<feed><entry><id>1</id></entry><entry><id>2</wrong></entry></feed>`, "//entry", robofilter.Options{})
-		if err == nil || !strings.Contains(err.Error(), "line 1") || len(recs) != 1 {
-			t.Errorf("err %v after %d records, want a line and 1 record", err, len(recs))
+		var pe *filter.PosError
+		if !errors.As(err, &pe) || pe.Pos.Line != 1 || !errors.Is(err, xmlstream.ErrNotWellFormed) || len(recs) != 1 {
+			t.Errorf("err %v after %d records, want a PosError at line 1 and 1 record", err, len(recs))
 		}
 	})
 	t.Run("bad XPath", func(t *testing.T) {
@@ -238,5 +240,36 @@ func TestRecordsBound(t *testing.T) {
 			t.Fatalf("%s: %d records, err %v", xpath, len(recs), err)
 		}
 		t.Logf("%s: %d records in %v (%d KB)", xpath, items, time.Since(start), b.Len()>>10)
+	}
+}
+
+func TestRecordsHonourTheFeedAroundEachRecord(t *testing.T) {
+	const feed = `<?xml version="1.0"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+<entry class="robots-noindex"><id>1</id><title>T1</title><content type="html">secret1</content></entry>
+<entry><id>2</id><content type="html" class="robots-nofollow">&lt;a href="/x"&gt;x&lt;/a&gt;</content></entry>
+<?robots index='no' follow="yes"?>
+<entry><id>3</id><title type="html">Cats &amp;amp; &lt;b&gt;dogs&lt;/b&gt;</title><content type="html">c</content></entry>
+<?robots index="no" follow="yes"?>
+<entry><id>4</id><title>T4</title><content type="html">secret4</content></entry>
+</feed>`
+	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	if err != nil || len(recs) != 4 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	if recs[0].Doc.Text != "" || recs[0].Title != "" {
+		t.Errorf("class robots-noindex on the entry ignored: text %q, title %q", recs[0].Doc.Text, recs[0].Title)
+	}
+	if l, ok := linkByHref(recs[1].Doc, "/x"); !ok || l.Followed {
+		t.Errorf("class robots-nofollow on the content ignored: %+v", l)
+	}
+	if recs[2].Title != "Cats & dogs" || recs[2].Doc.Text != "c\n" {
+		t.Errorf("record 3: title %q (an HTML title is read as HTML), text %q", recs[2].Title, recs[2].Doc.Text)
+	}
+	if len(recs[2].Warnings) != 1 || !strings.Contains(recs[2].Warnings[0].Message, "illegal robots PI") {
+		t.Errorf("the illegal PI before record 3 is not reported: %+v", recs[2].Warnings)
+	}
+	if recs[3].Doc.Text != "" || recs[3].Title != "" {
+		t.Errorf("a legal PI between records applies from there on: text %q, title %q", recs[3].Doc.Text, recs[3].Title)
 	}
 }

@@ -105,6 +105,11 @@ func Sniff(br *bufio.Reader) Format {
 			ascii = append(ascii, head[i])
 		}
 		head = ascii
+	default:
+		// UTF-16 without a BOM: "<?" as two-byte units (XML 1.0 Appendix F).
+		if bytes.HasPrefix(head, []byte("<\x00?\x00")) || bytes.HasPrefix(head, []byte("\x00<\x00?")) {
+			return XML
+		}
 	}
 	head = bytes.TrimLeft(head, " \t\r\n")
 	if bytes.HasPrefix(head, []byte("<?xml")) && len(head) > 5 && (head[5] == ' ' || head[5] == '\t' || head[5] == '\r' || head[5] == '\n') {

@@ -210,3 +210,22 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) bo
 	}
 	return v
 }
+
+// ClassSwitches gives the switches a chain of elements turns off by their
+// class and data-nosnippet attributes, outermost first (the innermost
+// decides each switch, SPEC 1.2). For callers that see an element's
+// ancestors at once, such as feed records processed one by one.
+func ClassSwitches(dialects Dialects, classes [][]byte, noSnippet []bool) Switch {
+	if dialects == 0 {
+		dialects = AllDialects
+	}
+	var off Switch
+	for i, class := range classes {
+		ov := resolveClasses(class, dialects, nil, true).override
+		if i < len(noSnippet) && noSnippet[i] && dialects&DialectNoSnippet != 0 && ov.On&NoArchive == 0 {
+			ov.Off |= NoArchive
+		}
+		off = ov.Apply(off)
+	}
+	return off
+}

@@ -97,6 +97,9 @@ func classifyFlags(f uint16) (layout filter.Layout, hidden bool) {
 var voidElements = atomSet(a.Area, a.Base, a.Basefont, a.Bgsound, a.Br, a.Col, a.Embed, a.Frame, a.Hr,
 	a.Img, a.Input, a.Keygen, a.Link, a.Meta, a.Param, a.Source, a.Track, a.Wbr)
 
+// IsVoid reports whether an HTML element never has content (img, br, …).
+func IsVoid(tag a.Atom) bool { return atomFlags[tag]&flagVoid != 0 }
+
 // specialElements is the HTML parser's "special" category (HTML namespace).
 var specialElements = atomSet(a.Address, a.Applet, a.Area, a.Article, a.Aside, a.Base, a.Basefont,
 	a.Bgsound, a.Blockquote, a.Body, a.Br, a.Button, a.Caption, a.Center, a.Col, a.Colgroup, a.Dd,

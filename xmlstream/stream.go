@@ -314,9 +314,14 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	}
 	f.scope = d.core.StartBased(parent, &el, f.base)
 	parentOn, selfOn := d.core.ArchiveOn(parent), d.core.ArchiveOn(f.scope)
+	empty := bytes.HasSuffix(text, []byte("/>"))
 	switch {
-	case parentOn && !selfOn && bytes.HasSuffix(text, []byte("/>")):
-		d.core.Elide() // an empty element in a no-archive region: the ellipsis stands for it
+	case parentOn && !selfOn && empty && f.xhtml && htmlstream.IsVoid(atom.Lookup([]byte(f.local))):
+		d.core.Elide() // a void XHTML element (<img/>) is replaced, as in HTML
+	case parentOn && !selfOn && empty:
+		// Any other empty element keeps its tag: the document stays
+		// well-formed, and there is no content to elide.
+		d.core.Archive(raw, true)
 	case parentOn && !selfOn:
 		d.core.Archive(raw, true)
 		d.core.Elide()

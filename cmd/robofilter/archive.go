@@ -28,7 +28,7 @@ with an ellipsis where no-archive content was), for snippet makers.
 Examples:
    robofilter archive page.html > cached.html
    robofilter archive --ellipsis '[…]' --text page.html
-   robofilter archive --format jsonl page.html   (the copy in "chunk" records)`,
+   robofilter archive --format jsonl page.html   (the copy in "archive" records)`,
 		Flags: append(documentFlags(),
 			&cli.BoolFlag{Name: "text", Usage: "print the text form of the archive copy"}),
 		Action: runArchive,

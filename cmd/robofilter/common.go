@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/antchfx/xpath"
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/urfave/cli/v2"
@@ -73,6 +74,9 @@ func (rc *runConfig) runRecords(c *cli.Context, output string) error {
 					out.Warnings = d.Result.Warnings
 				}
 			}
+			if !rc.quiet {
+				out.Warnings = append(rec.Warnings, out.Warnings...)
+			}
 			return rc.record(out)
 		})
 	})
@@ -131,6 +135,14 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 			return nil, cli.Exit("--base: "+err.Error(), exitUsage)
 		}
 	}
+	if xp := c.String("records"); xp != "" {
+		if _, err := xpath.Compile(xp); err != nil {
+			return nil, cli.Exit(fmt.Sprintf("--records: %q is not an XPath: %v", xp, err), exitUsage)
+		}
+		if c.Command.Name == "check" {
+			return nil, cli.Exit("--records works with text, archive and links", exitUsage)
+		}
+	}
 	if o.MaxDepth < 0 || o.MaxTokenSize < 0 {
 		return nil, cli.Exit("--max-depth and --max-token must not be negative", exitUsage)
 	}
@@ -178,6 +190,10 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reade
 func (rc *runConfig) reportError(name string, err error) {
 	var pe *filter.PosError
 	if errors.As(err, &pe) {
+		if pe.Pos.Col == 0 { // a line only (records mode: xmlquery knows no column)
+			fmt.Fprintf(rc.stderr, "robofilter: %s:%d: error: %v\n", name, pe.Pos.Line, pe.Err)
+			return
+		}
 		fmt.Fprintf(rc.stderr, "robofilter: %s:%d:%d: error: %v\n", name, pe.Pos.Line, pe.Pos.Col, pe.Err)
 		return
 	}
