@@ -46,7 +46,7 @@ func (b *builder) parseCurrentToken() {
 		b.tok.typ = html.StartTagToken
 	}
 	for consumed := false; !consumed; {
-		if b.inForeignContent() {
+		if b.openForeign > 0 && b.inForeignContent() {
 			consumed = parseForeignContent(b)
 		} else {
 			consumed = b.im(b)

@@ -155,6 +155,9 @@ func (d *driver) token(tt html.TokenType) {
 		}
 		b.tokNode = nil
 		b.parseCurrentToken()
+		if !d.archive {
+			return
+		}
 		if b.tokNode == nil {
 			c.Archive(d.raw, c.ArchiveOn(b.top().scope))
 			return
@@ -170,11 +173,14 @@ func (d *driver) token(tt html.TokenType) {
 			c.Archive(d.raw, parentOn || selfOn)
 		}
 	case html.EndTagToken:
-		before := c.ArchiveOn(b.top().scope)
+		before := d.archive && c.ArchiveOn(b.top().scope)
 		d.readTag(tt)
 		b.parseCurrentToken()
 		if b.tok.atom == 0 && b.tok.name == "noindex" {
 			c.Toggle(filter.DialectYandex, "</noindex>", 0, filter.NoIndex)
+		}
+		if !d.archive {
+			return
 		}
 		on := before || c.ArchiveOn(b.top().scope)
 		if !on && (b.tok.atom == a.Body || b.tok.atom == a.Html) {
@@ -184,18 +190,22 @@ func (d *driver) token(tt html.TokenType) {
 		}
 		c.Archive(d.raw, on)
 	case html.CommentToken:
-		before := c.ArchiveOn(b.top().scope)
+		before := d.archive && c.ArchiveOn(b.top().scope)
 		data := d.z.Text()
 		b.tok.setText(data)
 		b.tok.typ = tt
 		b.parseCurrentToken()
 		CommentMarker(c, data)
-		c.Archive(d.raw, before || c.ArchiveOn(b.top().scope))
+		if d.archive {
+			c.Archive(d.raw, before || c.ArchiveOn(b.top().scope))
+		}
 	case html.DoctypeToken:
 		b.tok.setText(d.z.Text())
 		b.tok.typ = tt
 		b.parseCurrentToken()
-		c.Archive(d.raw, c.ArchiveOn(b.top().scope))
+		if d.archive {
+			c.Archive(d.raw, c.ArchiveOn(b.top().scope))
+		}
 	}
 }
 
