@@ -45,8 +45,46 @@ const (
 )
 
 // atomFlags holds every category of every known element, so the builder
-// looks an element up once instead of once per category.
-var atomFlags = func() map[a.Atom]uint16 {
+// looks an element up once instead of once per category. It is read on
+// every element: an open-addressing table with a multiplicative hash,
+// cheaper than a Go map for these 150-odd small keys.
+var atomFlags = newAtomTable(atomFlagsMap())
+
+type atomSlot struct {
+	key   a.Atom
+	flags uint16
+}
+
+// atomTable maps atoms to flags; 0 (no flags) for atoms not in it.
+type atomTable [1024]atomSlot
+
+func atomHash(x a.Atom) uint32 { return uint32(x) * 2654435761 >> 22 }
+
+func newAtomTable(m map[a.Atom]uint16) *atomTable {
+	t := new(atomTable)
+	for x, f := range m {
+		i := atomHash(x)
+		for t[i].key != 0 {
+			i = (i + 1) & 1023
+		}
+		t[i] = atomSlot{x, f}
+	}
+	return t
+}
+
+// get is the flags of x.
+func (t *atomTable) get(x a.Atom) uint16 {
+	for i := atomHash(x); ; i = (i + 1) & 1023 {
+		switch t[i].key {
+		case x:
+			return t[i].flags
+		case 0:
+			return 0
+		}
+	}
+}
+
+func atomFlagsMap() map[a.Atom]uint16 {
 	m := map[a.Atom]uint16{}
 	for _, set := range []struct {
 		atoms map[a.Atom]bool
@@ -61,7 +99,7 @@ var atomFlags = func() map[a.Atom]uint16 {
 		}
 	}
 	return m
-}()
+}
 
 func atomSet(atoms ...a.Atom) map[a.Atom]bool {
 	m := make(map[a.Atom]bool, len(atoms))
@@ -79,7 +117,7 @@ func Classify(tag a.Atom, foreign bool) (layout filter.Layout, hidden bool) {
 		// SVG and MathML: text is text, except code.
 		return filter.Inline, tag == a.Style || tag == a.Script
 	}
-	return classifyFlags(atomFlags[tag])
+	return classifyFlags(atomFlags.get(tag))
 }
 
 func classifyFlags(f uint16) (layout filter.Layout, hidden bool) {
@@ -98,7 +136,7 @@ var voidElements = atomSet(a.Area, a.Base, a.Basefont, a.Bgsound, a.Br, a.Col, a
 	a.Img, a.Input, a.Keygen, a.Link, a.Meta, a.Param, a.Source, a.Track, a.Wbr)
 
 // IsVoid reports whether an HTML element never has content (img, br, …).
-func IsVoid(tag a.Atom) bool { return atomFlags[tag]&flagVoid != 0 }
+func IsVoid(tag a.Atom) bool { return atomFlags.get(tag)&flagVoid != 0 }
 
 // specialElements is the HTML parser's "special" category (HTML namespace).
 var specialElements = atomSet(a.Address, a.Applet, a.Area, a.Article, a.Aside, a.Base, a.Basefont,

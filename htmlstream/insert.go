@@ -21,7 +21,7 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	n := b.alloc()
 	n.atom, n.name, n.ns, n.pos = x, name, ns, b.pos
 	if ns == nsHTML {
-		n.flags = atomFlags[x]
+		n.flags = atomFlags.get(x)
 		n.track = scopeTrackIndex(x)
 	}
 	n.hadClass = b.tok.hasClass

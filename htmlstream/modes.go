@@ -1236,7 +1236,7 @@ func parseForeignContent(b *builder) bool {
 	case html.CommentToken:
 		b.addComment()
 	case html.StartTagToken:
-		breakout := atomFlags[b.tok.atom]&flagBreakout != 0
+		breakout := atomFlags.get(b.tok.atom)&flagBreakout != 0
 		if b.tok.atom == a.Font {
 			for _, k := range []string{"color", "face", "size"} {
 				if _, ok := b.tok.attr(k); ok {
