@@ -51,13 +51,28 @@ type anchor struct {
 // relNoFollow reports whether a rel value has a token asking not to follow
 // (nofollow, ugc, sponsored), split on spaces and commas, any case.
 func relNoFollow(rel []byte) (string, bool) {
-	for _, f := range bytes.FieldsFunc(rel, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' }) {
-		switch strings.ToLower(string(f)) {
-		case "nofollow", "ugc", "sponsored":
-			return strings.ToLower(string(f)), true
+	for rest := rel; len(rest) > 0; {
+		i := 0
+		for i < len(rest) && isRelSep(rest[i]) {
+			i++
+		}
+		j := i
+		for j < len(rest) && !isRelSep(rest[j]) {
+			j++
+		}
+		tok := rest[i:j]
+		rest = rest[j:]
+		for _, name := range [...]string{"nofollow", "ugc", "sponsored"} {
+			if bytes.EqualFold(tok, []byte(name)) {
+				return name, true
+			}
 		}
 	}
 	return "", false
+}
+
+func isRelSep(c byte) bool {
+	return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
 }
 
 // relNotAHyperlink reports whether a <link> rel value makes it a resource
