@@ -531,7 +531,7 @@ func (c *Core) flushLinks() {
 		} else {
 			a.link.URL = c.resolve(a.link.Href)
 		}
-		a.link.Text = strings.Join(strings.Fields(string(a.text)), " ")
+		a.link.Text = collapseSpace(a.text)
 		if err := c.out.Link(a.link); err != nil {
 			c.archive.fail(err)
 		}
@@ -813,6 +813,32 @@ func (c *Core) Finish() (*Result, error) {
 	}
 	c.res.Directives = c.doc
 	return &c.res, err
+}
+
+// collapseSpace is the text with whitespace runs (ASCII whitespace and
+// no-break spaces, as in the text output) made one space and the ends
+// trimmed, in one allocation.
+func collapseSpace(b []byte) string {
+	var out strings.Builder
+	out.Grow(len(b))
+	space := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+		case c == 0xC2 && i+1 < len(b) && b[i+1] == 0xA0:
+			i++
+		default:
+			if space && out.Len() > 0 {
+				out.WriteByte(' ')
+			}
+			space = false
+			out.WriteByte(c)
+			continue
+		}
+		space = true
+	}
+	return out.String()
 }
 
 func clip(s string, n int) string {
