@@ -24,7 +24,6 @@ package filter
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"net/url"
@@ -590,7 +589,7 @@ func (c *Core) Text(s Scope, b []byte) {
 		return
 	}
 	if !utf8.Valid(b) {
-		b = bytes.ToValidUTF8(b, []byte("\uFFFD"))
+		b = replaceInvalidUTF8(b)
 	}
 	off := c.offAt(s, false) | c.docOff
 	if off&NoIndex != 0 {
@@ -813,6 +812,23 @@ func (c *Core) Finish() (*Result, error) {
 	}
 	c.res.Directives = c.doc
 	return &c.res, err
+}
+
+// replaceInvalidUTF8 replaces every byte that does not belong to a valid
+// UTF-8 sequence with U+FFFD, one for one, so the result does not depend
+// on where the text was split (bytes.ToValidUTF8 gives one U+FFFD per run).
+func replaceInvalidUTF8(b []byte) []byte {
+	out := make([]byte, 0, len(b)+8)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return out
 }
 
 // collapseSpace is the text with whitespace runs (ASCII whitespace and

@@ -17,6 +17,7 @@ func (b *builder) addElement() *node {
 // insertElement creates the element for the current token where the parser
 // would put it, tells the core, and pushes it on the stack.
 func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
+	b.flushTail()
 	t := b.insertionTarget()
 	n := b.alloc()
 	n.atom, n.name, n.ns, n.pos = x, name, ns, b.pos

@@ -151,6 +151,7 @@ func (d *driver) token(tt html.TokenType) {
 	case html.StartTagToken, html.SelfClosingTagToken:
 		d.readTag(tt)
 		if b.tok.atom == 0 && b.tok.name == "noindex" {
+			b.flushTail()
 			c.Toggle(filter.DialectYandex, "<noindex>", filter.NoIndex, 0)
 		}
 		b.tokNode = nil
@@ -177,6 +178,7 @@ func (d *driver) token(tt html.TokenType) {
 		d.readTag(tt)
 		b.parseCurrentToken()
 		if b.tok.atom == 0 && b.tok.name == "noindex" {
+			b.flushTail()
 			c.Toggle(filter.DialectYandex, "</noindex>", 0, filter.NoIndex)
 		}
 		if !d.archive {
@@ -285,6 +287,7 @@ func intern(b []byte) string {
 // element still open closes.
 func (d *driver) eof() {
 	b := d.b
+	b.flushTail()
 	b.tok = token{typ: html.ErrorToken}
 	b.parseCurrentToken()
 	b.popTo(0)

@@ -2,6 +2,7 @@ package htmlstream
 
 import (
 	"hash/maphash"
+	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
 	"golang.org/x/net/html"
@@ -122,6 +123,12 @@ type builder struct {
 	textOn     bool         // some text of the token landed in an archived scope
 	refreshGen uint32
 
+	// A UTF-8 sequence cut short at the end of the last text, and where it
+	// was going (see addText).
+	tail      []byte
+	tailNode  *node
+	tailScope filter.Scope
+
 	// Counters of the two places where a stream cannot follow the tree
 	// exactly (tests report them): content foster-parented out of a table
 	// (the tree puts it before the table; the stream keeps source order),
@@ -177,6 +184,9 @@ func (b *builder) decOpen(n *node) {
 		n.open--
 		if n.open > 0 || n == b.doc {
 			return
+		}
+		if n == b.tailNode {
+			b.flushTail() // its text ends with it
 		}
 		b.core.Close(n.scope, n.layout)
 		b.core.Release(n.scope)
@@ -664,7 +674,10 @@ func (b *builder) insertionTarget() *node {
 	return b.top()
 }
 
-// addText inserts character data where the parser would.
+// addText inserts character data where the parser would. Text that ends
+// in the middle of a UTF-8 sequence keeps those bytes back: if the next
+// text lands in the same node with nothing between (a tag the parser
+// drops), the DOM has them joined, and so does the stream.
 func (b *builder) addText(text []byte) {
 	if len(text) == 0 {
 		return
@@ -674,7 +687,46 @@ func (b *builder) addText(text []byte) {
 	if b.archive {
 		b.noteText(t.scope)
 	}
+	if len(b.tail) > 0 {
+		if b.tailNode == t {
+			text = append(append([]byte(nil), b.tail...), text...)
+			b.tail = b.tail[:0]
+		} else {
+			b.flushTail()
+		}
+	}
+	if n := incompleteTail(text); n > 0 {
+		b.tail = append(b.tail[:0], text[len(text)-n:]...)
+		b.tailNode, b.tailScope = t, t.scope
+		text = text[:len(text)-n]
+	}
 	b.core.Text(t.scope, text)
+}
+
+// flushTail writes text held back for a joined character: something other
+// than text came next, so the bytes stand alone.
+func (b *builder) flushTail() {
+	if len(b.tail) > 0 {
+		b.core.Text(b.tailScope, b.tail)
+		b.tail, b.tailNode = b.tail[:0], nil
+	}
+}
+
+// incompleteTail is the length of a UTF-8 sequence cut short at the end of
+// text (0 if none).
+func incompleteTail(text []byte) int {
+	if text[len(text)-1] < 0x80 {
+		return 0
+	}
+	for i := len(text) - 1; i >= 0 && i >= len(text)-4; i-- {
+		if utf8.RuneStart(text[i]) {
+			if utf8.FullRune(text[i:]) {
+				return 0
+			}
+			return len(text) - i
+		}
+	}
+	return 0
 }
 
 func (b *builder) noteText(s filter.Scope) {
@@ -688,6 +740,7 @@ func (b *builder) noteText(s filter.Scope) {
 // addComment notes a comment child of the current node (it counts as a
 // first child for the pre/textarea newline rule).
 func (b *builder) addComment() {
+	b.flushTail() // a comment ends the DOM's text node
 	b.top().hasChild = true
 }
 
