@@ -11,8 +11,6 @@ const (
 	NoFollow                        // links are not followed
 	NoArchive                       // content is kept out of the archive copy
 	NoAnchorText                    // link text is not used as anchor text
-
-	allSwitches = NoIndex | NoFollow | NoArchive | NoAnchorText
 )
 
 // String lists the switches that are off, as the profile's class suffixes.

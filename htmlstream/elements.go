@@ -183,11 +183,6 @@ var breakoutElements = atomSet(a.B, a.Big, a.Blockquote, a.Body, a.Br, a.Center,
 	a.Listing, a.Menu, a.Meta, a.Nobr, a.Ol, a.P, a.Pre, a.Ruby, a.S, a.Small, a.Span, a.Strong,
 	a.Strike, a.Sub, a.Sup, a.Table, a.Tt, a.U, a.Ul, a.Var)
 
-// rawTextStart are the tags after which the tokenizer reads raw text; in
-// foreign content the builder tells it not to.
-var rawTextStart = atomSet(a.Iframe, a.Noembed, a.Noframes, a.Noscript, a.Plaintext, a.Script, a.Style,
-	a.Textarea, a.Title, a.Xmp)
-
 // quirksMode reports whether a DOCTYPE token's text puts the document in
 // quirks mode (WHATWG "initial" insertion mode; only <table> closing an
 // open <p> depends on it here).

@@ -312,10 +312,7 @@ func afterHeadIM(b *builder) bool {
 	}
 	b.parseImpliedToken(html.StartTagToken, a.Body, "body")
 	b.framesetOK = true
-	if b.tok.typ == html.ErrorToken {
-		return true
-	}
-	return false
+	return b.tok.typ == html.ErrorToken
 }
 
 func inBodyIM(b *builder) bool {

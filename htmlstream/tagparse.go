@@ -136,8 +136,6 @@ func lowerInto(buf *[]byte, b []byte) []byte {
 	return b
 }
 
-var nulByte = []byte{0}
-
 // needsTokenizer reports whether a tag has bytes whose meaning depends on
 // the tokenizer's own rules for attribute values (character references,
 // which differ from text's; carriage returns; NULs): such a tag is read
