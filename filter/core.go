@@ -296,7 +296,7 @@ func (c *Core) Start(parent Scope, el *Element) Scope {
 			}
 		}
 		ov, dialect = v.override, v.dialect
-		if !ov.IsZero() && c.track {
+		if !ov.IsZero() && c.needsRegion(ov) {
 			marker = `class="` + clip(string(el.Class), 80) + `"`
 		}
 	}
@@ -317,7 +317,7 @@ func (c *Core) Start(parent Scope, el *Element) Scope {
 				s.seq[i] = c.seq
 			}
 		}
-		if c.track {
+		if c.needsRegion(ov) {
 			r := &Region{Dialect: dialect, Marker: marker, Tag: el.Tag, Off: ov.Off, On: ov.On, Line: el.Pos.Line, Col: el.Pos.Col, start: el.Pos}
 			s.region = r
 			w := causes{}
@@ -404,6 +404,14 @@ func (c *Core) anchorBreak(s Scope) {
 	if a := s.anchor; a != nil && len(a.text) > 0 && len(a.text) < MaxAnchorText {
 		a.text = append(a.text, ' ')
 	}
+}
+
+// needsRegion reports whether a region record is wanted for an element
+// with this override: for the region output, or, when only links are
+// wanted, for a region that decides whether links are followed (a link's
+// Cause names it).
+func (c *Core) needsRegion(ov Override) bool {
+	return c.out.Region != nil || c.out.Link != nil && (ov.Off|ov.On)&NoFollow != 0
 }
 
 // Rescope recomputes an element's scope under a new parent, for parsers
