@@ -507,15 +507,6 @@ func (c *Core) BaseHref(href []byte) {
 // Base returns the URL links are resolved against now (nil when none).
 func (c *Core) Base() *url.URL { return c.base }
 
-// ResolveAgainst resolves href against an explicit base (xml:base scopes).
-func (c *Core) ResolveAgainst(base *url.URL, href []byte) string {
-	h := trimHref(href)
-	if h == "" {
-		return ""
-	}
-	return resolve(base, h)
-}
-
 func (c *Core) enqueue(a *anchor) {
 	c.queue = append(c.queue, a)
 	if len(c.queue) > maxQueuedLinks {
@@ -731,9 +722,6 @@ func dialectName(d Dialects) string {
 // Pos is the position of the current token.
 func (c *Core) Pos() Pos { return c.pos }
 
-// Flat returns the switches flat regions have turned off now.
-func (c *Core) Flat() Switch { return c.flat }
-
 // EndHead says the head has ended. What the head held (the title's text,
 // head links, the archive bytes so far) stays held until the first body
 // content (text or a link), so a robots META before any of it, even one
@@ -775,9 +763,6 @@ func (c *Core) noArchiveWhy() string {
 	}
 	return "nosnippet"
 }
-
-// Held reports whether outputs are still held for the head.
-func (c *Core) Held() bool { return c.held }
 
 // Finish ends the run: it releases anything held, completes open links and
 // regions, and flushes the outputs.

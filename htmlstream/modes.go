@@ -221,7 +221,6 @@ func inHeadIM(b *builder) bool {
 		case a.Template:
 			if b.openForeign > 0 {
 				b.im = ignoreTheRemainingTokens
-				b.ignoreRest = true
 				return true
 			}
 			b.addElement()

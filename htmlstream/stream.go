@@ -14,24 +14,10 @@ import (
 	"golang.org/x/text/encoding"
 )
 
-// The default limits and limit errors are the core's, the same for every
-// format.
-const (
-	DefaultMaxDepth     = filter.DefaultMaxDepth
-	DefaultMaxTokenSize = filter.DefaultMaxTokenSize
-)
-
-// ErrTooDeep and ErrTokenTooLong are the limit errors, returned wrapped in
-// a *filter.PosError that says where the limit was exceeded.
-var (
-	ErrTooDeep      = filter.ErrTooDeep
-	ErrTokenTooLong = filter.ErrTokenTooLong
-)
-
 // Options configure the HTML stage.
 type Options struct {
-	MaxDepth     int    // 0: DefaultMaxDepth
-	MaxTokenSize int    // 0: DefaultMaxTokenSize
+	MaxDepth     int    // 0: filter.DefaultMaxDepth
+	MaxTokenSize int    // 0: filter.DefaultMaxTokenSize
 	Charset      string // a label that overrides detection ("" to detect)
 	ContentType  string // an HTTP Content-Type, for its charset parameter
 }
@@ -66,11 +52,11 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	}
 	maxTok := opts.MaxTokenSize
 	if maxTok <= 0 {
-		maxTok = DefaultMaxTokenSize
+		maxTok = filter.DefaultMaxTokenSize
 	}
 	maxDepth := opts.MaxDepth
 	if maxDepth <= 0 {
-		maxDepth = DefaultMaxDepth
+		maxDepth = filter.DefaultMaxDepth
 	}
 	z := html.NewTokenizer(in.r)
 	z.SetMaxBuf(maxTok)
@@ -95,7 +81,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 			}
 			d.eof()
 			if errors.Is(z.Err(), html.ErrBufferExceeded) {
-				return b, filter.LimitError(pos, ErrTokenTooLong, maxTok)
+				return b, filter.LimitError(pos, filter.ErrTokenTooLong, maxTok)
 			}
 			return b, &filter.PosError{Pos: pos, Err: fmt.Errorf("reading: %w", z.Err())}
 		}
@@ -110,7 +96,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		d.token(tt)
 		if b.depthErr {
 			d.eof()
-			return b, filter.LimitError(pos, ErrTooDeep, maxDepth)
+			return b, filter.LimitError(pos, filter.ErrTooDeep, maxDepth)
 		}
 		pos = next
 	}

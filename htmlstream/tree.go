@@ -103,7 +103,6 @@ type builder struct {
 	quirks          bool
 	fosterParenting bool
 	selfClosing     bool
-	ignoreRest      bool
 	headEnded       bool
 
 	free      []*node
@@ -115,13 +114,12 @@ type builder struct {
 	archive   bool // the archive copy is wanted: note where text lands
 
 	// What the current token did, for the archive copy.
-	tokNode    *node        // the element created for the token itself
-	tokParent  filter.Scope // the scope it was inserted in
-	tokScope   filter.Scope // its own scope
-	tokVoid    bool         // it has no content (void, or self-closed foreign)
-	textOff    bool         // some text of the token landed in a no-archive scope
-	textOn     bool         // some text of the token landed in an archived scope
-	refreshGen uint32
+	tokNode   *node        // the element created for the token itself
+	tokParent filter.Scope // the scope it was inserted in
+	tokScope  filter.Scope // its own scope
+	tokVoid   bool         // it has no content (void, or self-closed foreign)
+	textOff   bool         // some text of the token landed in a no-archive scope
+	textOn    bool         // some text of the token landed in an archived scope
 
 	// A UTF-8 sequence cut short at the end of the last text, and where it
 	// was going (see addText).
@@ -740,7 +738,6 @@ func (b *builder) addComment() {
 // refresh recomputes the scopes of the open elements from index i up,
 // after the adoption agency moved some of them.
 func (b *builder) refresh(from int) {
-	b.refreshGen++
 	for i := from; i < len(b.oe); i++ {
 		n := b.oe[i]
 		if n.parent != nil {

@@ -84,7 +84,7 @@
 // chunk, and never hands the decoder more than MaxTokenSize bytes past the
 // current token's start, so encoding/xml, which keeps a whole text node,
 // comment or DOCTYPE in memory, never holds more either. A longer token
-// fails with ErrTokenTooLong, deeper nesting with ErrTooDeep, both with a
+// fails with filter.ErrTokenTooLong, deeper nesting with filter.ErrTooDeep, both with a
 // position: the token's start, except for a text node, which is reported
 // where the limit was reached.
 package xmlstream

@@ -60,7 +60,7 @@ func TestDepthLimitIsAPositionedError(t *testing.T) {
 	input := "<doc>\n" + strings.Repeat("<a>", 2000) + "x" + strings.Repeat("</a>", 2000) + "</doc>"
 	oc := runXML(t, strings.NewReader(input), filter.Options{}, Options{MaxDepth: 1000})
 	var pe *filter.PosError
-	if !errors.As(oc.err, &pe) || !errors.Is(oc.err, ErrTooDeep) {
+	if !errors.As(oc.err, &pe) || !errors.Is(oc.err, filter.ErrTooDeep) {
 		t.Fatalf("error %v, want a PosError wrapping ErrTooDeep", oc.err)
 	}
 	if pe.Pos.Line != 2 || pe.Pos.Col != 1+3*999 {
@@ -99,12 +99,12 @@ func TestHugeTokensHitTheTokenLimit(t *testing.T) {
 			g := &generated{head: []byte(tc.head), fill: []byte(tc.fill), tail: []byte(tc.tail), n: size / len(tc.fill)}
 			oc := runXML(t, g, filter.Options{}, o)
 			var pe *filter.PosError
-			if !errors.As(oc.err, &pe) || !errors.Is(oc.err, ErrTokenTooLong) {
+			if !errors.As(oc.err, &pe) || !errors.Is(oc.err, filter.ErrTokenTooLong) {
 				t.Fatalf("error %v, want a PosError wrapping ErrTokenTooLong", oc.err)
 			}
 			limit := int64(o.MaxTokenSize)
 			if limit == 0 {
-				limit = DefaultMaxTokenSize
+				limit = filter.DefaultMaxTokenSize
 			}
 			if g.read > 4*limit+1<<20 {
 				t.Errorf("read %d bytes before failing: not bounded by the limit (%d)", g.read, limit)

@@ -16,24 +16,15 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// The default limits and limit errors are the core's, the same for every
-// format.
-const (
-	DefaultMaxDepth     = filter.DefaultMaxDepth
-	DefaultMaxTokenSize = filter.DefaultMaxTokenSize
-)
-
-// The errors Run returns, wrapped in a *filter.PosError that says where.
-var (
-	ErrTooDeep       = filter.ErrTooDeep
-	ErrTokenTooLong  = filter.ErrTokenTooLong
-	ErrNotWellFormed = errors.New("not well-formed XML")
-)
+// ErrNotWellFormed is returned, wrapped in a *filter.PosError that says
+// where, for XML that is not well-formed. The limit errors are the core's
+// (filter.ErrTooDeep, filter.ErrTokenTooLong).
+var ErrNotWellFormed = errors.New("not well-formed XML")
 
 // Options configure the XML stage.
 type Options struct {
-	MaxDepth     int    // 0: DefaultMaxDepth
-	MaxTokenSize int    // 0: DefaultMaxTokenSize
+	MaxDepth     int    // 0: filter.DefaultMaxDepth
+	MaxTokenSize int    // 0: filter.DefaultMaxTokenSize
 	Charset      string // a label that overrides the XML declaration ("" to detect)
 }
 
@@ -47,10 +38,10 @@ const maxLinkText = 8 << 10
 // been fed. The caller calls core.Finish afterwards in every case.
 func Run(r io.Reader, core *filter.Core, opts Options) error {
 	if opts.MaxDepth <= 0 {
-		opts.MaxDepth = DefaultMaxDepth
+		opts.MaxDepth = filter.DefaultMaxDepth
 	}
 	if opts.MaxTokenSize <= 0 {
-		opts.MaxTokenSize = DefaultMaxTokenSize
+		opts.MaxTokenSize = filter.DefaultMaxTokenSize
 	}
 	src, err := openSource(r, core, opts)
 	if err != nil {
@@ -212,7 +203,7 @@ func (d *driver) failure(err error, end int64) error {
 	var se *xml.SyntaxError
 	switch {
 	case errors.Is(err, errTokenTooLong):
-		return filter.LimitError(d.pos, ErrTokenTooLong, d.maxToken)
+		return filter.LimitError(d.pos, filter.ErrTokenTooLong, d.maxToken)
 	case d.src.readErr:
 		return &filter.PosError{Pos: d.pos, Err: err}
 	case errors.As(err, &se):
@@ -255,7 +246,7 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 		return notWellFormed(d.pos, "a second root element <%s>: a document has exactly one", qname(t.Name))
 	}
 	if len(d.stack) >= d.maxDepth {
-		return filter.LimitError(d.pos, ErrTooDeep, d.maxDepth)
+		return filter.LimitError(d.pos, filter.ErrTooDeep, d.maxDepth)
 	}
 	if n, dup := duplicateAttr(t.Attr); dup {
 		return notWellFormed(d.pos, "attribute %s appears twice in <%s>", qname(n), qname(t.Name))
