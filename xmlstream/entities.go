@@ -9,12 +9,10 @@ import (
 	"github.com/robofilter/robofilter/filter"
 )
 
-// Entity references. encoding/xml in strict mode fails on any entity it has
-// no value for, and no DTD is ever read, so the driver fills the decoder's
-// Entity map itself, just before the decoder meets each reference (the
-// source looks ahead for them):
+// Entity references. No DTD is ever read; the scanner replaces each
+// reference as it reads it:
 //
-//   - the five predefined entities are the decoder's own;
+//   - the five predefined entities and character references;
 //   - entities declared in the internal subset get their replacement text,
 //     as text, never parsed as markup, never expanded recursively, within a
 //     total expansion budget;
@@ -23,7 +21,7 @@ import (
 //     if there is one, or kept as written. An XHTML DOCTYPE declares the
 //     HTML entities, so there they are not reported.
 type entities struct {
-	m          map[string]string // the decoder's Entity map
+	m          map[string]string // internal-subset entities: replacement text
 	declared   map[string]int    // internal-subset entities: replacement length (-1: external)
 	xhtmlDTD   bool
 	warned     map[string]bool
@@ -33,8 +31,8 @@ type entities struct {
 	budgetWarn bool
 }
 
-// maxEntityNames bounds the names the Entity map learns; past it an unknown
-// entity is left to the decoder, which reports it as an error.
+// maxEntityNames bounds the names EntityFiller's map learns; past it an
+// unknown entity is left to the decoder, which reports it as an error.
 const maxEntityNames = 4096
 
 // maxWarnedEntities bounds the names warned about.
@@ -44,39 +42,29 @@ func newEntities(budget int) *entities {
 	return &entities{m: map[string]string{}, declared: map[string]int{}, warned: map[string]bool{}, budget: budget}
 }
 
-// saw is called for every reference ahead of the decoder. It stops the
-// source at the reference of a declared entity that would pass the
-// expansion budget: cut then runs when the decoder reaches it, so the cut
-// falls on the same reference however the input arrives.
-func (e *entities) saw(name []byte) (stop bool) {
-	if _, ok := predefinedEntity(string(name)); ok {
-		return false
-	}
+// replacement is what the reference &name; (not a predefined entity) reads
+// as: a declared entity's replacement text, as text, while the expansion
+// budget lasts, and nothing once it is spent; or, with asWritten, the
+// reference itself (an external entity, an unknown name without an HTML
+// meaning); or the HTML entity of that name.
+func (e *entities) replacement(name []byte) (value string, asWritten bool) {
 	if n, ok := e.declared[string(name)]; ok {
-		if n > 0 && !e.budgetHit {
-			if e.expanded+n > e.budget {
-				return true
-			}
-			e.expanded += n
+		switch {
+		case n < 0:
+			return "", true
+		case e.budgetHit:
+			return "", false
+		case e.expanded+n > e.budget:
+			e.budgetHit = true
+			return "", false
 		}
-		return false
+		e.expanded += n
+		return e.m[string(name)], false
 	}
-	if _, ok := e.m[string(name)]; ok || len(e.m) >= maxEntityNames {
-		return false
+	if v, ok := xml.HTMLEntity[string(name)]; ok {
+		return v, false
 	}
-	s := string(name)
-	e.m[s] = undeclaredEntityValue(s)
-	return false
-}
-
-// cut ends the expansion of declared entities: the budget is spent.
-func (e *entities) cut() {
-	e.budgetHit = true
-	for k, v := range e.declared {
-		if v > 0 {
-			e.m[k] = ""
-		}
-	}
+	return "", true
 }
 
 // undeclaredEntityValue is what an entity nobody declared reads as: the
@@ -170,7 +158,6 @@ func (e *entities) declare(dt *doctype) {
 		}
 		if d.external {
 			e.declared[d.name] = -1
-			e.m[d.name] = "&" + d.name + ";"
 			continue
 		}
 		e.declared[d.name] = len(d.value)
@@ -224,4 +211,42 @@ func (e *entities) check(core *filter.Core, text []byte, posAt func(off int) fil
 		}
 		core.Warn(posAt(at), "%s; later uses are not reported", msg)
 	}
+}
+
+// scanEntityRefs calls saw with the name of every entity reference (not a
+// character reference) in b[from:]. It returns len(b); or the offset of an
+// '&' whose name may continue past the end of b (unless final); or, with
+// stopped set, that of a reference saw asked to stop at.
+func scanEntityRefs(b []byte, from int, final bool, saw func(name []byte) bool) (int, bool) {
+	i := from
+	for {
+		j := bytes.IndexByte(b[i:], '&')
+		if j < 0 {
+			return len(b), false
+		}
+		i += j
+		k := i + 1
+		for k < len(b) && k-i <= maxEntityName && !endsRefName(b[k]) {
+			k++
+		}
+		switch {
+		case k < len(b) && b[k] == ';':
+			if k > i+1 && b[i+1] != '#' && saw != nil && saw(b[i+1:k]) {
+				return i, true
+			}
+			i = k + 1
+		case k == len(b) && k-i <= maxEntityName && !final:
+			return i, false
+		default:
+			i++ // not a reference: the decoder reports it
+		}
+	}
+}
+
+func endsRefName(c byte) bool {
+	switch c {
+	case ';', '<', '>', '&', '"', '\'', '=', ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
 }

@@ -71,6 +71,7 @@ var goldenCases = []goldenCase{
   <!ELEMENT doc (#PCDATA)>
 ]>
 <doc>hidden</doc>`},
+	{name: "pi_in_internal_subset_after_a_pi_with_an_apostrophe", input: "<!DOCTYPE doc [\n<?note don't stop here?>\n<!-- nor 'here -->\n<?robots index=\"no\" follow=\"no\"?>\n]>\n<doc>hidden</doc>"},
 	{name: "pi_in_internal_subset_illegal_position_reported", input: "<!DOCTYPE doc [\n\t<?robots index=\"no\" follow=\"perhaps\"?>\n]>\n<doc>indexed</doc>"},
 	{name: "pi_after_root_start_before_content_applies_silently", input: `<doc><?robots index="no" follow="no"?>text</doc>`},
 	{name: "pi_after_content_applies_from_there_with_warning", input: `<doc ` + xlinkNS + `><p>written before</p><a xlink:href="/before">before</a>

@@ -13,11 +13,11 @@ import (
 	"golang.org/x/text/transform"
 )
 
-// inputMode is how the original bytes relate to the UTF-8 the XML decoder reads.
+// inputMode is how the original bytes relate to the UTF-8 the scanner reads.
 type inputMode uint8
 
 const (
-	// modeUTF8: the decoder reads the original bytes (after a BOM).
+	// modeUTF8: the scanner reads the original bytes (after a BOM).
 	modeUTF8 inputMode = iota
 	// modeMarkers: an ASCII-compatible charset or UTF-16. The input is
 	// decoded one run at a time between the markup delimiters '<' and '>',
@@ -34,22 +34,21 @@ const (
 // readChunk is how much is read from the input at a time.
 const readChunk = 32 << 10
 
-// maxEntityName bounds the lookahead for an entity reference's name.
+// maxEntityName bounds an entity reference's name.
 const maxEntityName = 256
 
 // errTokenTooLong is the source's own error, seen by the driver through the
-// XML decoder.
+// scanner.
 var errTokenTooLong = errors.New("token too long")
 
 // boundary pairs a decoded offset with the original offset of the same place.
 type boundary struct{ dec, raw int64 }
 
-// source feeds the XML decoder (as an io.ByteReader) with UTF-8 and keeps
-// what the archive copy and the positions need: the original bytes of the
-// current token, and how decoded offsets map to original ones. It holds at
-// most the current token plus one read chunk, and fails the token that
-// grows past the token size limit, which bounds the decoder's own buffer
-// too (encoding/xml keeps a whole text node in memory).
+// source holds the UTF-8 the scanner reads, in place, and what the archive
+// copy and the positions need: the original bytes of the current token,
+// and how decoded offsets map to original ones. It holds at most the
+// current token plus one read chunk, and fails the token that grows past
+// the token size limit.
 type source struct {
 	in     io.Reader
 	mode   inputMode
@@ -61,9 +60,6 @@ type source struct {
 
 	buf  []byte // decoded text; buf[0] is at decoded offset base
 	base int64
-	r    int // next byte handed to the decoder
-	lim  int // bytes of buf that may be handed out now
-	scan int // buf[:scan] is looked ahead for entity references (and may be handed out)
 
 	raw     []byte // modeMarkers: original bytes; raw[0] is at original offset rawBase
 	rawBase int64
@@ -75,80 +71,39 @@ type source struct {
 	maxToken int
 	eof      bool
 	zeroRead int
-	err      error // sticky: handed to the decoder
+	err      error // sticky: io.EOF, errTokenTooLong or a failure of the input
 	readErr  bool  // err is a failure of the input, not of the document
 
-	// sawEntity is told about every entity reference in the text before
-	// the decoder reads it, so that the decoder's entity map can be filled
-	// in time (see entities.go). When it returns true, the source hands
-	// out nothing past the reference until the decoder has read everything
-	// before it; then it calls atEntity and goes on.
-	sawEntity func(name []byte) (stop bool)
-	atEntity  func()
-	stopped   bool // scan stands at a reference sawEntity stopped at
 }
 
-// ReadByte hands the decoder its next byte.
-func (s *source) ReadByte() (byte, error) {
-	if s.r < s.lim {
-		c := s.buf[s.r]
-		s.r++
-		return c, nil
-	}
-	return s.readByteSlow()
-}
+// window returns the decoded bytes held from decoded offset off (not before
+// the current token's start) on. more may move them: a caller keeps
+// offsets, never the slice, across a call of more.
+func (s *source) window(off int64) []byte { return s.buf[off-s.base:] }
 
-func (s *source) readByteSlow() (byte, error) {
-	if s.fill(); s.r >= s.lim {
-		return 0, s.err
-	}
-	c := s.buf[s.r]
-	s.r++
-	return c, nil
-}
-
-// Read makes the source an io.Reader, which the decoder's CharsetReader
-// hook is given (and gives back: the source decodes by itself).
-func (s *source) Read(p []byte) (int, error) {
-	if s.r >= s.lim {
-		if s.fill(); s.r >= s.lim {
-			return 0, s.err
-		}
-	}
-	n := copy(p, s.buf[s.r:s.lim])
-	s.r += n
-	return n, nil
-}
-
-// release says the decoder has finished every token before the decoded
+// release says the scanner has finished every token before the decoded
 // offset d: their bytes may be dropped.
 func (s *source) release(d int64) { s.keep = d }
 
-// fill makes more decoded bytes available, or sets s.err. It never hands
-// out more than the token size limit past the current token's start: the
-// decoder gets errTokenTooLong instead, so neither it nor the source holds
-// more than about one limit of text.
-func (s *source) fill() {
+// more decodes more of the input and reports whether there is more to
+// see. It reports false, with s.err set (io.EOF at the end of the input),
+// when there is not, or when the current token (from the last release)
+// would grow past the token size limit: then s.err is errTokenTooLong, so
+// neither the source nor the scanner ever holds much more than one limit.
+func (s *source) more() bool {
+	end := s.base + int64(len(s.buf))
 	for {
-		tokenEnd := int(s.keep-s.base) + s.maxToken + 1
-		avail := min(s.scan, tokenEnd)
 		switch {
-		case s.r < avail:
-			s.lim = avail
-			return
-		case s.stopped && s.r >= s.scan:
-			s.stopped = false
-			s.atEntity()
-			s.scanEntities()
-			continue
-		case s.r >= tokenEnd:
-			s.err = errTokenTooLong
-			return
+		case s.base+int64(len(s.buf)) > end:
+			return true
 		case s.err != nil:
-			return
+			return false
+		case end-s.keep > int64(s.maxToken):
+			s.err = errTokenTooLong
+			return false
 		case s.eof:
 			s.err = io.EOF
-			return
+			return false
 		}
 		s.compact()
 		if s.mode == modeMarkers {
@@ -158,12 +113,11 @@ func (s *source) fill() {
 			// text is at least half its length.
 			if len(s.raw)-s.rawDone > 2*s.maxToken {
 				s.err = errTokenTooLong
-				return
+				return false
 			}
 		} else {
 			s.buf = s.readMore(s.buf)
 		}
-		s.scanEntities()
 	}
 }
 
@@ -213,9 +167,6 @@ func (s *source) compact() {
 	n := copy(s.buf, s.buf[drop:])
 	s.buf = s.buf[:n]
 	s.base += int64(drop)
-	s.r -= drop
-	s.lim -= drop
-	s.scan -= drop
 }
 
 // decodeRuns decodes the original bytes up to the last delimiter read (all
@@ -321,65 +272,6 @@ func isASCII(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// scanEntities looks ahead for entity references in the decoded text not
-// yet handed out, and holds back an '&' whose name is not complete yet.
-func (s *source) scanEntities() {
-	if s.stopped {
-		return
-	}
-	s.scan, s.stopped = scanEntityRefs(s.buf, s.scan, s.eof, s.sawEntity)
-}
-
-// scanEntityRefs calls saw with the name of every entity reference (not a
-// character reference) in b[from:]. It returns len(b); or the offset of an
-// '&' whose name may continue past the end of b (unless final); or, with
-// stopped set, that of a reference saw asked to stop at.
-func scanEntityRefs(b []byte, from int, final bool, saw func(name []byte) bool) (int, bool) {
-	i := from
-	for {
-		j := bytes.IndexByte(b[i:], '&')
-		if j < 0 {
-			return len(b), false
-		}
-		i += j
-		k := i + 1
-		for k < len(b) && k-i <= maxEntityName && !endsRefName(b[k]) {
-			k++
-		}
-		switch {
-		case k < len(b) && b[k] == ';':
-			if k > i+1 && b[i+1] != '#' && saw != nil && saw(b[i+1:k]) {
-				return i, true
-			}
-			i = k + 1
-		case k == len(b) && k-i <= maxEntityName && !final:
-			return i, false
-		default:
-			i++ // not a reference: the decoder reports it
-		}
-	}
-}
-
-func endsRefName(c byte) bool {
-	switch c {
-	case ';', '<', '>', '&', '"', '\'', '=', ' ', '\t', '\r', '\n':
-		return true
-	}
-	return false
-}
-
-// rescanEntities tells sawEntity again about the references read ahead
-// but not yet handed to the decoder (once the DOCTYPE declared entities).
-func (s *source) rescanEntities() {
-	if s.stopped {
-		return
-	}
-	if at, stopped := scanEntityRefs(s.buf[:s.scan], s.r, true, s.sawEntity); stopped {
-		s.scan, s.stopped = at, true
-		s.lim = min(s.lim, at)
-	}
 }
 
 // rawAt maps a decoded offset to an original offset: exactly at a token

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/robofilter/robofilter/filter"
@@ -53,13 +52,7 @@ func Run(r io.Reader, core *filter.Core, opts Options) error {
 	}
 	d := &driver{core: core, src: src, maxDepth: opts.MaxDepth, maxToken: opts.MaxTokenSize, pos: filter.StartPos}
 	d.ents = newEntities(opts.MaxTokenSize)
-	src.sawEntity, src.atEntity = d.ents.saw, d.ents.cut
-	src.scanEntities() // what was read while choosing the charset
-	d.dec = xml.NewDecoder(src)
-	d.dec.Strict = true
-	d.dec.Entity = d.ents.m
-	// The source decodes by itself: the declaration's encoding needs no reader.
-	d.dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	d.scan = newScanner(src, d.ents)
 	return d.run()
 }
 
@@ -107,7 +100,7 @@ type metaSeen struct {
 type driver struct {
 	core     *filter.Core
 	src      *source
-	dec      *xml.Decoder
+	scan     *scanner
 	ents     *entities
 	maxDepth int
 	maxToken int
@@ -125,6 +118,8 @@ type driver struct {
 	linkText   []byte
 	unboundNS  map[string]bool
 	xhtmlNames map[string]xhtmlElement
+	names      map[string]string // element names and prefixes, kept once
+	startTag   xml.StartElement  // the current start tag, its strings borrowed
 }
 
 func (d *driver) run() error {
@@ -141,48 +136,111 @@ func (d *driver) run() error {
 		d.pos = d.pos.Advance(bom)
 	}
 	for {
-		tok, err := d.dec.RawToken()
-		end := d.dec.InputOffset()
+		kind, err := d.scan.next()
+		end := d.scan.end()
 		if err == io.EOF {
 			return d.eof()
 		}
 		if err != nil {
-			return d.failure(err, end)
+			return d.failure(err)
 		}
 		raw, text := d.src.rawSpan(d.tokStart, end), d.src.decSpan(d.tokStart, end)
 		d.core.SetPos(d.pos)
-		if err := d.token(tok, raw, text); err != nil {
+		if err := d.token(kind, raw, text); err != nil {
 			return err
 		}
 		d.pos = d.src.advance(d.pos, raw, text)
 		d.tokStart = end
+		if kind == tokStart && d.scan.empty {
+			// <e/> is <e></e>: the end comes after the tag.
+			d.core.SetPos(d.pos)
+			if err := d.end(xml.EndElement{Name: d.startTag.Name}, nil); err != nil {
+				return err
+			}
+		}
 		d.src.release(end)
 	}
 }
 
-func (d *driver) token(tok xml.Token, raw, text []byte) error {
-	switch t := tok.(type) {
-	case xml.StartElement:
-		return d.start(t, raw, text)
-	case xml.EndElement:
-		return d.end(t, raw)
-	case xml.CharData:
-		return d.charData(t, raw, text)
-	case xml.Comment:
+func (d *driver) token(kind tokKind, raw, text []byte) error {
+	z := d.scan
+	switch kind {
+	case tokStart:
+		return d.start(d.startElement(), raw, text)
+	case tokEnd:
+		prefix, local := splitQName(borrowString(z.name))
+		return d.end(xml.EndElement{Name: xml.Name{Space: prefix, Local: local}}, raw)
+	case tokText, tokCDATA:
+		return d.charData(z.text, raw, text)
+	case tokComment:
 		before := d.core.ArchiveOn(d.topScope())
-		htmlstream.CommentMarker(d.core, t)
+		htmlstream.CommentMarker(d.core, z.text)
 		d.core.Archive(raw, before || d.core.ArchiveOn(d.topScope()))
-	case xml.ProcInst:
-		if t.Target == "xml" && d.tokStart != 0 {
+	case tokPI:
+		if string(z.name) == "xml" && d.tokStart != 0 {
 			d.core.Warn(d.pos, "the XML declaration is not at the start of the document")
-		} else if t.Target != "xml" {
+		} else if string(z.name) != "xml" {
 			d.robotsPI(d.pos, text)
 		}
 		d.core.Archive(raw, d.core.ArchiveOn(d.topScope()))
-	case xml.Directive:
-		return d.directive(t, raw, text)
+	case tokDirective:
+		return d.directive(z.text, raw, text)
 	}
 	return nil
+}
+
+// startElement views the scanner's start tag as an xml.StartElement. The
+// element's name and prefix are kept (interned: a document uses few
+// names); every other string borrows the scanner's buffer and is valid
+// only while the token is handled: what outlives it is cloned where it is
+// kept (namespace bindings, xml:base, the META content, warned prefixes).
+func (d *driver) startElement() xml.StartElement {
+	z := d.scan
+	se := &d.startTag
+	se.Name.Space, se.Name.Local = splitQName(d.intern(z.name))
+	se.Attr = se.Attr[:0]
+	for _, a := range z.attrs {
+		prefix, local := splitQName(borrowString(a.name))
+		se.Attr = append(se.Attr, xml.Attr{Name: xml.Name{Space: prefix, Local: local}, Value: borrowString(a.value)})
+	}
+	return *se
+}
+
+// maxInternedNames bounds the names kept; past it each start tag's name is
+// copied.
+const maxInternedNames = 4096
+
+func (d *driver) intern(b []byte) string {
+	if s, ok := d.names[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if d.names == nil {
+		d.names = map[string]string{}
+	}
+	if len(d.names) < maxInternedNames {
+		d.names[s] = s
+	}
+	return s
+}
+
+// splitQName splits a qualified name at its first colon, as encoding/xml
+// does; a name with a colon at either end is all local.
+func splitQName(s string) (prefix, local string) {
+	i := strings.IndexByte(s, ':')
+	if i < 1 || i > len(s)-2 {
+		return "", s
+	}
+	return s[:i], s[i+1:]
+}
+
+// borrowString views bytes as a string without copying them: the string
+// is valid only as long as the bytes are not overwritten.
+func borrowString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 func (d *driver) topScope() filter.Scope {
@@ -193,35 +251,22 @@ func (d *driver) topScope() filter.Scope {
 }
 
 // notWellFormed is the error for XML that breaks a well-formedness rule
-// encoding/xml's RawToken does not check (it leaves tag matching and the
-// document's shape to its caller).
+// between tokens (the scanner checks each token's own).
 func notWellFormed(pos filter.Pos, format string, args ...any) error {
 	return &filter.PosError{Pos: pos, Err: fmt.Errorf("%w: %s", ErrNotWellFormed, fmt.Sprintf(format, args...))}
 }
 
-func (d *driver) failure(err error, end int64) error {
-	var se *xml.SyntaxError
+func (d *driver) failure(err error) error {
+	var se *scanError
 	switch {
 	case errors.Is(err, errTokenTooLong):
 		return filter.LimitError(d.pos, filter.ErrTokenTooLong, d.maxToken)
 	case d.src.readErr:
 		return &filter.PosError{Pos: d.pos, Err: err}
 	case errors.As(err, &se):
-		at := end
-		if at > d.tokStart && se.Msg != "unexpected EOF" {
-			at-- // the decoder stops just after the offending byte
-		}
-		if se.Msg == "invalid UTF-8" || strings.HasPrefix(se.Msg, "illegal character code") {
-			// The decoder checks a whole text node once it has read it:
-			// point at the character itself.
-			if i := firstBadChar(d.src.decSpan(d.tokStart, end)); i >= 0 {
-				at = d.tokStart + int64(i)
-			}
-		}
-		return &filter.PosError{Pos: d.posAt(at), Err: fmt.Errorf("%w: %s", ErrNotWellFormed, se.Msg)}
+		return &filter.PosError{Pos: d.posAt(se.off), Err: fmt.Errorf("%w: %s", ErrNotWellFormed, se.msg)}
 	}
-	msg := strings.TrimPrefix(err.Error(), "xml: ")
-	return &filter.PosError{Pos: d.pos, Err: fmt.Errorf("%w: %s", ErrNotWellFormed, msg)}
+	return &filter.PosError{Pos: d.pos, Err: fmt.Errorf("%w: %v", ErrNotWellFormed, err)}
 }
 
 // posAt is the position of a decoded offset inside the current token.
@@ -255,9 +300,9 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	for _, a := range t.Attr {
 		switch {
 		case a.Name.Space == "xmlns":
-			d.ns = append(d.ns, nsBinding{a.Name.Local, a.Value})
+			d.ns = append(d.ns, nsBinding{strings.Clone(a.Name.Local), strings.Clone(a.Value)})
 		case a.Name.Space == "" && a.Name.Local == "xmlns":
-			d.ns = append(d.ns, nsBinding{"", a.Value})
+			d.ns = append(d.ns, nsBinding{"", strings.Clone(a.Value)})
 		}
 	}
 	f.ns = d.resolve(t.Name.Space, true)
@@ -485,7 +530,7 @@ func (d *driver) metaTag(name, content string) {
 	}
 	m := &d.meta
 	if !m.seen {
-		m.seen, m.pos, m.content = true, d.pos, content
+		m.seen, m.pos, m.content = true, d.pos, strings.Clone(content)
 	}
 	for _, x := range ds {
 		switch x.Name {
@@ -558,7 +603,7 @@ func (d *driver) resolve(prefix string, element bool) string {
 		if d.unboundNS == nil {
 			d.unboundNS = map[string]bool{}
 		}
-		d.unboundNS[prefix] = true
+		d.unboundNS[strings.Clone(prefix)] = true
 		d.core.Warn(d.pos, "namespace prefix %q is not declared; names with it are in no namespace", prefix)
 	}
 	return ""
@@ -566,7 +611,7 @@ func (d *driver) resolve(prefix string, element bool) string {
 
 // xmlBase resolves an xml:base value against the base in effect.
 func (d *driver) xmlBase(parent *url.URL, v string) *url.URL {
-	u, err := url.Parse(strings.TrimSpace(v))
+	u, err := url.Parse(strings.Clone(strings.TrimSpace(v))) // the URL keeps its text
 	if err != nil {
 		d.core.Warn(d.pos, "xml:base %q does not parse (%v); ignored", clipRunes(v, 80), err)
 		return parent
@@ -629,7 +674,7 @@ func (d *driver) endLink(f *frame) {
 	d.core.EndLink(f.scope, &el, f.base)
 }
 
-func (d *driver) charData(t xml.CharData, raw, text []byte) error {
+func (d *driver) charData(t []byte, raw, text []byte) error {
 	cdata := bytes.HasPrefix(text, []byte("<![CDATA["))
 	n := len(d.stack)
 	if n == 0 {
@@ -658,7 +703,7 @@ func (d *driver) charData(t xml.CharData, raw, text []byte) error {
 	return nil
 }
 
-func (d *driver) directive(t xml.Directive, raw, text []byte) error {
+func (d *driver) directive(t []byte, raw, text []byte) error {
 	if d.rootSeen {
 		return notWellFormed(d.pos, "a markup declaration <!%s> is not allowed inside or after the root element", clipRunes(string(firstWord(t)), 20))
 	}
@@ -671,25 +716,11 @@ func (d *driver) directive(t xml.Directive, raw, text []byte) error {
 	d.doctypeSeen = true
 	dt := scanDoctype(text)
 	d.ents.declare(&dt)
-	d.src.rescanEntities()
 	for _, pi := range dt.pis {
 		d.robotsPI(d.posAt(d.tokStart+int64(pi.off)), pi.text)
 	}
 	d.core.Archive(raw, d.core.ArchiveOn(d.core.Root()))
 	return nil
-}
-
-// firstBadChar finds the first byte that is not valid UTF-8 or not an XML
-// character (XML 1.0 production [2]), or returns -1.
-func firstBadChar(b []byte) int {
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 || !isXMLChar(r) {
-			return i
-		}
-		i += n
-	}
-	return -1
 }
 
 func isXMLChar(r rune) bool {
@@ -720,8 +751,7 @@ func qname(n xml.Name) string {
 	return n.Space + ":" + n.Local
 }
 
-// duplicateAttr finds an attribute written twice on one element (a
-// well-formedness error encoding/xml does not check).
+// duplicateAttr finds an attribute written twice on one element.
 func duplicateAttr(as []xml.Attr) (xml.Name, bool) {
 	if len(as) < 2 {
 		return xml.Name{}, false

@@ -1,0 +1,822 @@
+package xmlstream
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"unicode/utf8"
+)
+
+// The scanner splits decoded XML into tokens and checks the
+// well-formedness rules a token carries by itself (XML 1.0 fifth edition:
+// names, characters, references, quoting, comments, CDATA sections, the
+// nesting of a DOCTYPE's internal subset). Rules between tokens (matching
+// end tags, one root, attributes written once, namespaces) are the driver's.
+//
+// It reads the source's decoded buffer in place and allocates nothing per
+// token: names, attribute values and text are borrowed from that buffer,
+// or from the scanner's scratch buffer where references were replaced or
+// line ends normalised. Everything borrowed stays valid until the next call
+// of next, and no longer.
+//
+// Token boundaries are those encoding/xml's RawToken draws (every token
+// starts at a '<' or just after a '>', except text at the start of the
+// document), which the source's offset map and the archive copy rely on.
+
+// tokKind is the kind of a token.
+type tokKind uint8
+
+const (
+	tokText      tokKind = iota + 1 // character data
+	tokCDATA                        // <![CDATA[…]]>: text is the content
+	tokStart                        // <name attr="v"…> or <name …/>
+	tokEnd                          // </name>
+	tokComment                      // <!--…-->: text is the content
+	tokPI                           // <?target …?>: name is the target, text what follows it
+	tokDirective                    // <!…>: text is everything between "<!" and ">"
+)
+
+// scanAttr is one attribute of a start tag: its qualified name as written
+// and its value, references replaced and white space normalised (XML 1.0
+// section 3.3.3).
+type scanAttr struct {
+	name, value []byte
+}
+
+// scanError is a well-formedness error at a decoded offset.
+type scanError struct {
+	off int64
+	msg string
+}
+
+func (e *scanError) Error() string { return e.msg }
+
+// textSpan is a piece of token text: buf[lo:hi] relative to the token's
+// start, or scratch[lo:hi].
+type textSpan struct {
+	lo, hi  int
+	scratch bool
+}
+
+type attrSpan struct{ name, value textSpan }
+
+type scanner struct {
+	src  *source
+	ents *entities
+
+	start int64  // decoded offset of the current token
+	buf   []byte // the source's bytes from start on
+	i     int    // next byte of buf to read
+
+	kind  tokKind
+	name  []byte
+	attrs []scanAttr
+	empty bool // a start tag closed by "/>"
+	text  []byte
+
+	spans   []attrSpan
+	scratch []byte
+}
+
+func newScanner(src *source, ents *entities) *scanner {
+	return &scanner{src: src, ents: ents}
+}
+
+// end is the decoded offset just after the current token.
+func (z *scanner) end() int64 { return z.start + int64(z.i) }
+
+// next reads the token after the current one. At the end of the input it
+// returns io.EOF; otherwise an error is a *scanError, or the source's
+// (errTokenTooLong, a failure of the input).
+func (z *scanner) next() (tokKind, error) {
+	z.start += int64(z.i)
+	z.buf, z.i = z.src.window(z.start), 0
+	z.name, z.text, z.empty = nil, nil, false
+	z.attrs, z.spans, z.scratch = z.attrs[:0], z.spans[:0], z.scratch[:0]
+	if !z.more(1) {
+		return 0, z.src.err
+	}
+	var err error
+	if z.buf[0] != '<' {
+		z.kind = tokText
+		err = z.charData()
+		return z.kind, err
+	}
+	if !z.more(2) {
+		return 0, z.eofError()
+	}
+	switch z.buf[1] {
+	case '/':
+		z.kind, z.i = tokEnd, 2
+		err = z.endTag()
+	case '?':
+		z.kind, z.i = tokPI, 2
+		err = z.procInst()
+	case '!':
+		err = z.markupDecl()
+	default:
+		z.kind, z.i = tokStart, 1
+		err = z.startTag()
+	}
+	return z.kind, err
+}
+
+// more makes sure n bytes from z.i on are held, reading as needed. It
+// reports false when the input (or the token size limit) ends first.
+func (z *scanner) more(n int) bool {
+	for z.i+n > len(z.buf) {
+		ok := z.src.more()
+		z.buf = z.src.window(z.start) // even when it fails: it may have moved the bytes
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// eofError is the error for input that ends (or fails) inside a token.
+func (z *scanner) eofError() error {
+	if z.src.err != io.EOF {
+		return z.src.err
+	}
+	what := "a token"
+	switch z.kind {
+	case tokStart:
+		what = "a start tag"
+	case tokEnd:
+		what = "an end tag"
+	case tokComment:
+		what = "a comment"
+	case tokCDATA:
+		what = "a CDATA section"
+	case tokPI:
+		what = "a processing instruction"
+	case tokDirective:
+		what = "a markup declaration"
+	}
+	return &scanError{off: z.start + int64(len(z.buf)), msg: "the document ends inside " + what}
+}
+
+func (z *scanner) fail(at int, format string, args ...any) error {
+	return &scanError{off: z.start + int64(at), msg: fmt.Sprintf(format, args...)}
+}
+
+// The text loops step over bytes of class 0 and stop at the others.
+const (
+	classCtl     = iota + 1 // a control character XML does not allow
+	classCR                 // CR, read as a line end
+	classAmp                // a reference starts
+	classLT                 // markup starts (an error in an attribute value)
+	classBracket            // ']': "]]>" is not allowed in text
+	classQuote              // ends an attribute value (when it is the opening quote)
+	classWS                 // tab or LF, read as a space in an attribute value
+	classHigh               // the first byte of a multi-byte character
+)
+
+// textClass classifies the bytes of character data, attrClass those of
+// an attribute value.
+var textClass, attrClass = func() (text, attr [256]uint8) {
+	for c := 0; c < 0x20; c++ {
+		text[c] = classCtl
+	}
+	text['\t'], text['\n'] = 0, 0
+	text['\r'] = classCR
+	text['&'] = classAmp
+	text['<'] = classLT
+	for c := 0x80; c < 0x100; c++ {
+		text[c] = classHigh
+	}
+	attr = text
+	text[']'] = classBracket
+	attr['"'], attr['\''] = classQuote, classQuote
+	attr['\t'], attr['\n'] = classWS, classWS
+	return text, attr
+}()
+
+// checkRune reads the character of two or more bytes at z.i, checks it and
+// steps over it.
+func (z *scanner) checkRune() error {
+	if !z.more(utf8.UTFMax) && !utf8.FullRune(z.buf[z.i:]) {
+		if z.src.err != io.EOF {
+			return z.src.err
+		}
+	}
+	r, n := utf8.DecodeRune(z.buf[z.i:])
+	if r == utf8.RuneError && n == 1 {
+		return z.fail(z.i, "invalid UTF-8")
+	}
+	if !isXMLChar(r) {
+		return z.fail(z.i, "illegal character code %U", r)
+	}
+	z.i += n
+	return nil
+}
+
+// textBuilder collects a piece of text that may need rewriting: it stays
+// a span of buf until a reference or a CR forces a copy into scratch.
+type textBuilder struct {
+	lo        int // where the text starts in buf
+	copied    int // buf[lo:copied] is in scratch (when inScratch)
+	sLo       int // where the text starts in scratch
+	inScratch bool
+}
+
+func (z *scanner) beginText(lo int) textBuilder { return textBuilder{lo: lo} }
+
+// toScratch moves the text read so far (up to buf[at]) into scratch.
+func (z *scanner) toScratch(t *textBuilder, at int) {
+	if !t.inScratch {
+		t.inScratch, t.sLo, t.copied = true, len(z.scratch), t.lo
+	}
+	z.scratch = append(z.scratch, z.buf[t.copied:at]...)
+	t.copied = at
+}
+
+func (z *scanner) finishText(t *textBuilder, hi int) textSpan {
+	if !t.inScratch {
+		return textSpan{lo: t.lo, hi: hi}
+	}
+	z.scratch = append(z.scratch, z.buf[t.copied:hi]...)
+	return textSpan{lo: t.sLo, hi: len(z.scratch), scratch: true}
+}
+
+func (z *scanner) bytesOf(s textSpan) []byte {
+	if s.scratch {
+		return z.scratch[s.lo:s.hi]
+	}
+	return z.buf[s.lo:s.hi]
+}
+
+// cr normalises a CR at z.i (and the LF after it) to one LF.
+func (z *scanner) cr(t *textBuilder) {
+	z.toScratch(t, z.i)
+	z.scratch = append(z.scratch, '\n')
+	z.i++
+	if z.more(1) && z.buf[z.i] == '\n' {
+		z.i++
+	}
+	t.copied = z.i
+}
+
+// charData reads text up to the next '<' or the end of the input.
+func (z *scanner) charData() error {
+	t := z.beginText(0)
+	for {
+		for z.i < len(z.buf) && textClass[z.buf[z.i]] == 0 {
+			z.i++
+		}
+		if z.i == len(z.buf) {
+			if !z.more(1) {
+				if z.src.err != io.EOF {
+					return z.src.err
+				}
+				break
+			}
+			continue
+		}
+		switch textClass[z.buf[z.i]] {
+		case classLT:
+			z.text = z.bytesOf(z.finishText(&t, z.i))
+			return nil
+		case classAmp:
+			if err := z.reference(&t, false); err != nil {
+				return err
+			}
+		case classCR:
+			z.cr(&t)
+		case classBracket:
+			if z.more(3) && z.buf[z.i+1] == ']' && z.buf[z.i+2] == '>' {
+				return z.fail(z.i, `"]]>" is not allowed in text (write "]]&gt;")`)
+			}
+			z.i++
+		case classCtl:
+			return z.fail(z.i, "illegal character code %U", rune(z.buf[z.i]))
+		case classHigh:
+			if err := z.checkRune(); err != nil {
+				return err
+			}
+		}
+	}
+	z.text = z.bytesOf(z.finishText(&t, z.i))
+	return nil
+}
+
+// reference replaces the reference at z.i ('&'). In an attribute value
+// the replacement of a character reference is kept as it is, and other
+// white space is normalised by the caller.
+func (z *scanner) reference(t *textBuilder, inAttr bool) error {
+	at := z.i
+	j := z.i + 1
+	for {
+		if !z.more(j - z.i + 1) {
+			break
+		}
+		c := z.buf[j]
+		if c == ';' || j-at > maxEntityName || !isXMLNameByte(c) && c != '#' && c < utf8.RuneSelf {
+			break
+		}
+		j++
+	}
+	if j >= len(z.buf) || z.buf[j] != ';' || j == at+1 {
+		if j > at+1 && j-at <= 32 && utf8.Valid(z.buf[at+1:j]) {
+			return z.fail(at, "%q is not a reference: no ';' ends it (a literal & is written &amp;)", z.buf[at:j])
+		}
+		return z.fail(at, "an & that starts no entity or character reference (a literal & is written &amp;)")
+	}
+	name := z.buf[at+1 : j]
+	z.toScratch(t, at)
+	if name[0] == '#' {
+		r, ok := charRefDigits(name[1:])
+		if !ok || !isXMLChar(r) {
+			return z.fail(at, "&%s; is not a legal character reference", name)
+		}
+		z.scratch = utf8.AppendRune(z.scratch, r)
+	} else {
+		if !isXMLName(name) {
+			return z.fail(at, "&%s; is not a legal entity reference", name)
+		}
+		if v, ok := predefinedEntity(string(name)); ok {
+			z.scratch = append(z.scratch, v...)
+		} else {
+			v, asWritten := z.ents.replacement(name)
+			if asWritten {
+				z.scratch = append(z.scratch, z.buf[at:j+1]...)
+			} else if inAttr {
+				z.scratch = appendNormalized(z.scratch, v)
+			} else {
+				z.scratch = append(z.scratch, v...)
+			}
+		}
+	}
+	z.i = j + 1
+	t.copied = z.i
+	return nil
+}
+
+// appendNormalized appends an entity's replacement text to an attribute
+// value, white space read as spaces.
+func appendNormalized(b []byte, v string) []byte {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '\t' || c == '\n' || c == '\r' {
+			c = ' '
+		}
+		b = append(b, c)
+	}
+	return b
+}
+
+// charRefDigits reads the digits of a character reference ("x1F" or "31").
+func charRefDigits(s []byte) (rune, bool) {
+	base := 10
+	if len(s) > 0 && s[0] == 'x' {
+		base, s = 16, s[1:]
+	}
+	if len(s) == 0 || len(s) > 8 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range s {
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case base == 16 && c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case base == 16 && c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r*rune(base) + rune(d)
+	}
+	return r, true
+}
+
+// readName reads a Name at z.i and returns its span.
+func (z *scanner) readName() (int, int, bool) {
+	lo := z.i
+	for {
+		if !z.more(1) {
+			return lo, z.i, z.i > lo
+		}
+		c := z.buf[z.i]
+		if c < utf8.RuneSelf {
+			if z.i == lo && !isXMLNameStartByte(c) || !isXMLNameByte(c) {
+				return lo, z.i, z.i > lo
+			}
+			z.i++
+			continue
+		}
+		z.more(utf8.UTFMax)
+		r, n := utf8.DecodeRune(z.buf[z.i:])
+		if z.i == lo && !isXMLNameStartRune(r) || !isXMLNameRune(r) {
+			return lo, z.i, z.i > lo
+		}
+		z.i += n
+	}
+}
+
+// space steps over XML white space and reports whether there was any.
+func (z *scanner) space() bool {
+	lo := z.i
+	for z.more(1) && isS(z.buf[z.i]) {
+		z.i++
+	}
+	return z.i > lo
+}
+
+func (z *scanner) startTag() error {
+	lo, hi, ok := z.readName()
+	if !ok {
+		if !z.more(1) {
+			return z.eofError()
+		}
+		return z.fail(z.i, "%s cannot start an element name", quoteByteAt(z.buf, z.i))
+	}
+	nameSpan := textSpan{lo: lo, hi: hi}
+	for {
+		sep := z.space()
+		if !z.more(1) {
+			return z.eofError()
+		}
+		switch c := z.buf[z.i]; {
+		case c == '>':
+			z.i++
+			return z.finishStart(nameSpan)
+		case c == '/':
+			if !z.more(2) {
+				return z.eofError()
+			}
+			if z.buf[z.i+1] != '>' {
+				return z.fail(z.i, "a '/' in a start tag must be followed by '>'")
+			}
+			z.i += 2
+			z.empty = true
+			return z.finishStart(nameSpan)
+		case !sep:
+			return z.fail(z.i, "%s in the start tag <%s>: expected white space, '>' or '/>'", quoteByteAt(z.buf, z.i), z.buf[lo:hi])
+		}
+		if err := z.attribute(); err != nil {
+			return err
+		}
+	}
+}
+
+func (z *scanner) attribute() error {
+	lo, hi, ok := z.readName()
+	if !ok {
+		return z.fail(z.i, "%s cannot start an attribute name", quoteByteAt(z.buf, z.i))
+	}
+	z.space()
+	if !z.more(1) {
+		return z.eofError()
+	}
+	if z.buf[z.i] != '=' {
+		return z.fail(z.i, "attribute %s has no value (expected '=')", z.buf[lo:hi])
+	}
+	z.i++
+	z.space()
+	if !z.more(1) {
+		return z.eofError()
+	}
+	q := z.buf[z.i]
+	if q != '"' && q != '\'' {
+		return z.fail(z.i, "the value of attribute %s is not quoted", z.buf[lo:hi])
+	}
+	z.i++
+	t := z.beginText(z.i)
+	for {
+		for z.i < len(z.buf) && attrClass[z.buf[z.i]] == 0 {
+			z.i++
+		}
+		if !z.more(1) {
+			return z.eofError()
+		}
+		switch c := z.buf[z.i]; attrClass[c] {
+		case classQuote:
+			if c == q {
+				z.spans = append(z.spans, attrSpan{name: textSpan{lo: lo, hi: hi}, value: z.finishText(&t, z.i)})
+				z.i++
+				return nil
+			}
+			z.i++
+		case classLT:
+			return z.fail(z.i, "'<' in the value of attribute %s (write &lt;)", z.buf[lo:hi])
+		case classAmp:
+			if err := z.reference(&t, true); err != nil {
+				return err
+			}
+		case classCR:
+			z.cr(&t)
+			z.scratch[len(z.scratch)-1] = ' '
+		case classWS:
+			z.toScratch(&t, z.i)
+			z.scratch = append(z.scratch, ' ')
+			z.i++
+			t.copied = z.i
+		case classCtl:
+			return z.fail(z.i, "illegal character code %U", rune(c))
+		case classHigh:
+			if err := z.checkRune(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func (z *scanner) finishStart(name textSpan) error {
+	z.name = z.bytesOf(name)
+	for _, s := range z.spans {
+		z.attrs = append(z.attrs, scanAttr{name: z.bytesOf(s.name), value: z.bytesOf(s.value)})
+	}
+	return nil
+}
+
+func (z *scanner) endTag() error {
+	lo, hi, ok := z.readName()
+	if !ok {
+		if !z.more(1) {
+			return z.eofError()
+		}
+		return z.fail(z.i, "%s cannot start an element name", quoteByteAt(z.buf, z.i))
+	}
+	z.space()
+	if !z.more(1) {
+		return z.eofError()
+	}
+	if z.buf[z.i] != '>' {
+		return z.fail(z.i, "%s in the end tag </%s>: expected '>'", quoteByteAt(z.buf, z.i), z.buf[lo:hi])
+	}
+	z.i++
+	z.name = z.buf[lo:hi]
+	return nil
+}
+
+// until steps to just after the next occurrence of end, checking the
+// characters on the way, and returns where end starts.
+func (z *scanner) until(end string) (int, error) {
+	for {
+		for z.i < len(z.buf) {
+			c := z.buf[z.i]
+			if c == end[0] || c >= utf8.RuneSelf || c < ' ' && textClass[c] == classCtl {
+				break
+			}
+			z.i++
+		}
+		if z.i >= len(z.buf) {
+			if !z.more(1) {
+				return 0, z.eofError()
+			}
+			continue
+		}
+		switch c := z.buf[z.i]; {
+		case c == end[0]:
+			if !z.more(len(end)) {
+				return 0, z.eofError()
+			}
+			if string(z.buf[z.i:z.i+len(end)]) == end {
+				at := z.i
+				z.i += len(end)
+				return at, nil
+			}
+			z.i++
+		case c >= utf8.RuneSelf:
+			if err := z.checkRune(); err != nil {
+				return 0, err
+			}
+		default:
+			return 0, z.fail(z.i, "illegal character code %U", rune(c))
+		}
+	}
+}
+
+// normalizeCR returns text with CR LF and CR read as LF.
+func (z *scanner) normalizeCR(text []byte) []byte {
+	if bytes.IndexByte(text, '\r') < 0 {
+		return text
+	}
+	lo := len(z.scratch)
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c == '\r' {
+			c = '\n'
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+		}
+		z.scratch = append(z.scratch, c)
+	}
+	return z.scratch[lo:]
+}
+
+func (z *scanner) procInst() error {
+	lo, hi, ok := z.readName()
+	if !ok {
+		if !z.more(1) {
+			return z.eofError()
+		}
+		return z.fail(z.i, "%s cannot start a processing instruction's target", quoteByteAt(z.buf, z.i))
+	}
+	if target := z.buf[lo:hi]; len(target) == 3 && string(target) != "xml" && bytes.EqualFold(target, []byte("xml")) {
+		return z.fail(lo, "the processing instruction target %s is reserved", target)
+	}
+	sep := z.space()
+	if !z.more(2) {
+		return z.eofError()
+	}
+	if !sep && !(z.buf[z.i] == '?' && z.buf[z.i+1] == '>') {
+		return z.fail(z.i, "%s after the processing instruction target %s: expected white space or '?>'", quoteByteAt(z.buf, z.i), z.buf[lo:hi])
+	}
+	body := z.i
+	end, err := z.until("?>")
+	if err != nil {
+		return err
+	}
+	z.name = z.buf[lo:hi]
+	z.text = z.normalizeCR(z.buf[body:end])
+	if bytes.Equal(z.name, []byte("xml")) {
+		if v, ok := pseudoAttr(z.text, "version"); ok && v != "" && v != "1.0" {
+			return z.fail(0, "unsupported XML version %q (robofilter reads XML 1.0)", clipRunes(v, 20))
+		}
+	}
+	return nil
+}
+
+// pseudoAttr finds a pseudo-attribute's value in an XML declaration.
+func pseudoAttr(decl []byte, name string) (string, bool) {
+	i := bytes.Index(decl, []byte(name))
+	if i < 0 {
+		return "", false
+	}
+	rest := bytes.TrimLeft(decl[i+len(name):], " \t\r\n")
+	if len(rest) == 0 || rest[0] != '=' {
+		return "", false
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+	if len(rest) == 0 || rest[0] != '"' && rest[0] != '\'' {
+		return "", false
+	}
+	j := bytes.IndexByte(rest[1:], rest[0])
+	if j < 0 {
+		return "", false
+	}
+	return string(rest[1 : 1+j]), true
+}
+
+// markupDecl reads what starts with "<!": a comment, a CDATA section or a
+// declaration (the DOCTYPE).
+func (z *scanner) markupDecl() error {
+	z.more(9)
+	switch rest := z.buf[2:]; {
+	case bytes.HasPrefix(rest, []byte("--")):
+		z.kind, z.i = tokComment, 4
+		body := z.i
+		end, err := z.until("--")
+		if err != nil {
+			return err
+		}
+		if !z.more(1) {
+			return z.eofError()
+		}
+		if z.buf[z.i] != '>' {
+			return z.fail(end, `"--" is not allowed inside a comment`)
+		}
+		z.i++
+		z.text = z.normalizeCR(z.buf[body:end])
+		return nil
+	case bytes.HasPrefix(rest, []byte("[CDATA[")):
+		z.kind, z.i = tokCDATA, 9
+		body := z.i
+		end, err := z.until("]]>")
+		if err != nil {
+			return err
+		}
+		z.text = z.normalizeCR(z.buf[body:end])
+		return nil
+	case len(rest) < 7 && bytes.HasPrefix([]byte("[CDATA["), rest) || len(rest) < 2 && bytes.HasPrefix([]byte("--"), rest):
+		z.kind = tokDirective
+		return z.eofError()
+	}
+	z.kind, z.i = tokDirective, 2
+	return z.declaration()
+}
+
+// declaration reads a declaration up to its '>': one level of '<' '>'
+// nesting per markup declaration of an internal subset, quoted literals,
+// comments and processing instructions each read as a whole, so that none
+// of them can end it early.
+func (z *scanner) declaration() error {
+	depth := 0
+	for {
+		if !z.more(1) {
+			return z.eofError()
+		}
+		switch c := z.buf[z.i]; {
+		case c == '"' || c == '\'':
+			z.i++
+			q := string(c)
+			if _, err := z.until(q); err != nil {
+				return err
+			}
+		case c == '<':
+			z.more(4)
+			switch rest := z.buf[z.i:]; {
+			case bytes.HasPrefix(rest, []byte("<!--")):
+				z.i += 4
+				end, err := z.until("--")
+				if err != nil {
+					return err
+				}
+				if !z.more(1) {
+					return z.eofError()
+				}
+				if z.buf[z.i] != '>' {
+					return z.fail(end, `"--" is not allowed inside a comment`)
+				}
+				z.i++
+			case bytes.HasPrefix(rest, []byte("<?")):
+				z.i += 2
+				if _, err := z.until("?>"); err != nil {
+					return err
+				}
+			default:
+				depth++
+				z.i++
+			}
+		case c == '>':
+			z.i++
+			if depth == 0 {
+				z.text = z.buf[2 : z.i-1]
+				return nil
+			}
+			depth--
+		case c >= utf8.RuneSelf:
+			if err := z.checkRune(); err != nil {
+				return err
+			}
+		case textClass[c] == classCtl:
+			return z.fail(z.i, "illegal character code %U", rune(c))
+		default:
+			z.i++
+		}
+	}
+}
+
+// quoteByteAt names the character at b[i] for a message.
+func quoteByteAt(b []byte, i int) string {
+	r, _ := utf8.DecodeRune(b[i:])
+	if r < ' ' {
+		return fmt.Sprintf("%U", r)
+	}
+	return fmt.Sprintf("%q", r)
+}
+
+// Names (XML 1.0 fifth edition, productions [4] and [4a]).
+
+var nameByte = func() (t [utf8.RuneSelf]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = 2
+	}
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = 2
+	}
+	t['_'], t[':'] = 2, 2
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 1
+	}
+	t['-'], t['.'] = 1, 1
+	return t
+}()
+
+func isXMLNameStartByte(c byte) bool { return c < utf8.RuneSelf && nameByte[c] == 2 }
+func isXMLNameByte(c byte) bool      { return c < utf8.RuneSelf && nameByte[c] != 0 }
+
+func isXMLNameStartRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return isXMLNameStartByte(byte(r))
+	}
+	return r >= 0xC0 && r <= 0xD6 || r >= 0xD8 && r <= 0xF6 || r >= 0xF8 && r <= 0x2FF ||
+		r >= 0x370 && r <= 0x37D || r >= 0x37F && r <= 0x1FFF || r >= 0x200C && r <= 0x200D ||
+		r >= 0x2070 && r <= 0x218F || r >= 0x2C00 && r <= 0x2FEF || r >= 0x3001 && r <= 0xD7FF ||
+		r >= 0xF900 && r <= 0xFDCF || r >= 0xFDF0 && r <= 0xFFFD || r >= 0x10000 && r <= 0xEFFFF
+}
+
+func isXMLNameRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return isXMLNameByte(byte(r))
+	}
+	return isXMLNameStartRune(r) || r == 0xB7 || r >= 0x300 && r <= 0x36F || r >= 0x203F && r <= 0x2040
+}
+
+// isXMLName reports whether b is one XML Name.
+func isXMLName(b []byte) bool {
+	for i, w := 0, 0; i < len(b); i += w {
+		r, n := utf8.DecodeRune(b[i:])
+		w = n
+		if r == utf8.RuneError && n == 1 || i == 0 && !isXMLNameStartRune(r) || !isXMLNameRune(r) {
+			return false
+		}
+	}
+	return len(b) > 0
+}
