@@ -35,6 +35,10 @@ type entities struct {
 // unknown entity is left to the decoder, which reports it as an error.
 const maxEntityNames = 4096
 
+// maxEntityName bounds how far EntityFiller looks for the end of a
+// reference's name.
+const maxEntityName = 256
+
 // maxWarnedEntities bounds the names warned about.
 const maxWarnedEntities = 1000
 

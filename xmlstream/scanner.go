@@ -312,7 +312,7 @@ func (z *scanner) reference(t *textBuilder, inAttr bool) error {
 			break
 		}
 		c := z.buf[j]
-		if c == ';' || j-at > maxEntityName || !isXMLNameByte(c) && c != '#' && c < utf8.RuneSelf {
+		if c == ';' || !isXMLNameByte(c) && c != '#' && c < utf8.RuneSelf {
 			break
 		}
 		j++
@@ -372,7 +372,13 @@ func charRefDigits(s []byte) (rune, bool) {
 	if len(s) > 0 && s[0] == 'x' {
 		base, s = 16, s[1:]
 	}
-	if len(s) == 0 || len(s) > 8 {
+	if len(s) == 0 {
+		return 0, false
+	}
+	for len(s) > 1 && s[0] == '0' {
+		s = s[1:] // leading zeros are allowed, and count for nothing
+	}
+	if len(s) > 8 {
 		return 0, false
 	}
 	var r rune

@@ -238,6 +238,7 @@ func TestScannerRules(t *testing.T) {
 		{"doctype_with_subset_comment_and_pi_holding_quotes", "<!DOCTYPE a [<!-- it's --><?p don't?><!ELEMENT a ANY>]><a/>",
 			`[directive start a end a]`},
 		{"unknown_entity_kept_as_written", `<a>&nosuch;</a>`, `[start a text "&nosuch;" end a]`},
+		{"character_references_with_leading_zeros", `<a>&#x0000000041;&#000000000066;</a>`, `[start a text "AB" end a]`},
 		{"names_beyond_ascii", `<é:ü ß="1">x</é:ü>`, `[start é:ü ß="1" text "x" end é:ü]`},
 		{"rejects_bracket_bracket_gt_in_text", `<a>x]]>y</a>`, `error at 4: "]]>" is not allowed in text (write "]]&gt;")`},
 		{"rejects_attributes_without_space", `<a x="1"y="2"/>`, `error at 8: 'y' in the start tag <a>: expected white space, '>' or '/>'`},

@@ -34,9 +34,6 @@ const (
 // readChunk is how much is read from the input at a time.
 const readChunk = 32 << 10
 
-// maxEntityName bounds an entity reference's name.
-const maxEntityName = 256
-
 // errTokenTooLong is the source's own error, seen by the driver through the
 // scanner.
 var errTokenTooLong = errors.New("token too long")
