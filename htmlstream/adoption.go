@@ -9,7 +9,19 @@ import a "golang.org/x/net/html/atom"
 // new elements they are. Content written before the move keeps the
 // switches it was written under (a stream cannot take words back).
 func (b *builder) adoptionAgency(tagAtom a.Atom, tagName string) {
-	if cur := b.top(); cur.name == tagName && b.afeIndex(cur) == -1 {
+	// Fast path for the common well-nested case, "<b>x</b>": the current
+	// node is the last entry of the list of active formatting elements and
+	// has the tag. The full algorithm then finds it as the formatting
+	// element (the last entry with the tag, and no marker after it), finds
+	// it in scope (it is the current node), finds no furthest block (no
+	// element above it on the stack), and so pops it and removes it from
+	// the list: exactly this.
+	if cur, k := b.top(), len(b.afe)-1; k >= 0 && b.afe[k] == cur && cur.atom == tagAtom && cur.ns == nsHTML {
+		b.pop()
+		b.afeRemove(cur)
+		return
+	}
+	if cur := b.top(); cur.name == tagName && !cur.inAFE {
 		b.pop()
 		return
 	}
