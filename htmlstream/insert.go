@@ -181,7 +181,7 @@ func (b *builder) startClone(n, parent *node) {
 func (b *builder) addFormattingElement() {
 	n := b.addElement()
 	identical := 0
-	if b.afeKeys[afeKey(n)] < 3 {
+	if b.afeKeys.count(afeKey(n)) < 3 {
 		// Fewer than three alike anywhere in the list: nothing to remove,
 		// and no scan (a page of distinct formatting elements would
 		// otherwise cost quadratic time).
@@ -202,7 +202,7 @@ func (b *builder) addFormattingElement() {
 	}
 	b.afe = append(b.afe, n)
 	n.inAFE = true
-	b.afeKeys[afeKey(n)]++
+	b.afeKeys.add(afeKey(n))
 	if len(b.afe) > maxActiveFormatting {
 		// Beyond html.Parse's own limit (it refuses depth over 512, which
 		// reconstructing this many elements needs), the algorithm is

@@ -135,13 +135,13 @@ type builder struct {
 	// <html> or <body> tag that adds a class to an element already written.
 	fostered, adopted, removedBody, lateClass int
 
-	openCount   [80]int32        // open HTML elements per scopeTracked slot
-	afeKeys     map[uint64]int32 // active formatting elements alike (Noah's Ark)
-	openForeign int32            // open SVG and MathML elements
+	openCount   [80]int32   // open HTML elements per scopeTracked slot
+	afeKeys     alikeCounts // active formatting elements alike (Noah's Ark)
+	openForeign int32       // open SVG and MathML elements
 }
 
 func newBuilder(core *filter.Core, z *html.Tokenizer, maxDepth int, links bool) *builder {
-	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth, links: links, afeKeys: map[uint64]int32{}}
+	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth, links: links}
 	b.doc = &node{name: "#document", open: 1, scope: core.Root()}
 	b.im = initialIM
 	return b
@@ -478,12 +478,69 @@ func (b *builder) afeRemove(n *node) {
 // afeDropped notes that n left the list of active formatting elements.
 func (b *builder) afeDropped(n *node) {
 	n.inAFE = false
-	if k := afeKey(n); b.afeKeys[k] <= 1 {
-		delete(b.afeKeys, k)
-	} else {
-		b.afeKeys[k]--
-	}
+	b.afeKeys.remove(afeKey(n))
 	b.maybeFree(n)
+}
+
+// alikeCounts counts the active formatting elements per afeKey. It is a
+// fixed open-addressing table rather than a Go map: it is updated on every
+// formatting element (twice per "<b>x</b>"), and a map's insert and delete
+// cost several times more. The list holds at most maxActiveFormatting+1
+// elements, so the table is about half full at worst and a probe always
+// ends at a free slot.
+type alikeCounts [1 << alikeBits]alikeSlot
+
+const (
+	alikeBits = 10
+	alikeMask = 1<<alikeBits - 1
+)
+
+type alikeSlot struct {
+	key uint64
+	n   int32 // 0: the slot is free
+}
+
+func alikeHome(key uint64) uint32 {
+	return uint32((key * 0x9E3779B97F4A7C15) >> (64 - alikeBits))
+}
+
+// find is the slot holding key, or the free slot where it would go.
+func (t *alikeCounts) find(key uint64) uint32 {
+	i := alikeHome(key)
+	for t[i].n != 0 && t[i].key != key {
+		i = (i + 1) & alikeMask
+	}
+	return i
+}
+
+func (t *alikeCounts) count(key uint64) int32 { return t[t.find(key)].n }
+
+func (t *alikeCounts) add(key uint64) {
+	i := t.find(key)
+	t[i].key = key
+	t[i].n++
+}
+
+// remove drops one count of key; a slot that becomes free is refilled by
+// shifting back the entries of its probe run (linear probing's deletion,
+// no tombstones).
+func (t *alikeCounts) remove(key uint64) {
+	i := t.find(key)
+	if t[i].n == 0 {
+		return
+	}
+	if t[i].n--; t[i].n > 0 {
+		return
+	}
+	for j := (i + 1) & alikeMask; t[j].n != 0; j = (j + 1) & alikeMask {
+		// The entry at j may move to the hole at i only if its home is
+		// not in the cyclic range (i, j].
+		if h := alikeHome(t[j].key); (j-h)&alikeMask >= (j-i)&alikeMask {
+			t[i] = t[j]
+			t[j] = alikeSlot{}
+			i = j
+		}
+	}
 }
 
 func (b *builder) afeInsert(i int, n *node) {
@@ -491,7 +548,7 @@ func (b *builder) afeInsert(i int, n *node) {
 	copy(b.afe[i+1:], b.afe[i:])
 	b.afe[i] = n
 	n.inAFE = true
-	b.afeKeys[afeKey(n)]++
+	b.afeKeys.add(afeKey(n))
 }
 
 func (b *builder) pin(slot **node, n *node) {
