@@ -2,6 +2,7 @@ package htmlstream
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -85,9 +86,11 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 			}
 			return b, &filter.PosError{Pos: pos, Err: fmt.Errorf("reading: %w", z.Err())}
 		}
+		d.plainText = tt == html.TextToken && isPlainText(raw)
 		// Text() rewrites text and comments in place (newlines, character
-		// references); the archive needs their bytes as they were.
-		if d.archive && (tt == html.TextToken || tt == html.CommentToken || tt == html.DoctypeToken) {
+		// references); the archive needs their bytes as they were. Plain
+		// text is not passed through Text(), so it needs no copy.
+		if d.archive && (tt == html.TextToken && !d.plainText || tt == html.CommentToken || tt == html.DoctypeToken) {
 			d.rawCopy = append(d.rawCopy[:0], raw...)
 			d.raw = d.rawCopy
 		} else {
@@ -116,6 +119,42 @@ type driver struct {
 	attrs    []attr // reused from tag to tag
 	archive  bool   // the archive copy is wanted
 	keyBuf   []byte // lower-cased attribute names of the current tag
+	// plainText: the current text token is its raw bytes (see isPlainText).
+	plainText bool
+}
+
+// textSpecial marks the bytes on which the tokenizer's Text() changes a
+// text token: carriage returns (newline conversion), '&' (character
+// references) and NUL (replaced in some contexts).
+var textSpecial = [256]bool{'\r': true, '&': true, 0: true}
+
+// isPlainText reports whether Text() would return a text token's raw bytes
+// unchanged, so the driver can use Raw() and skip Text()'s two passes over
+// the bytes. For a text token, Text() returns the token's data, which is
+// all of Raw() except for a CDATA section (raw "<![CDATA[...]]>", data its
+// inside; no other text token starts with "<!"), and changes it only at the
+// bytes textSpecial marks.
+func isPlainText(raw []byte) bool {
+	if len(raw) > 1 && raw[0] == '<' && raw[1] == '!' {
+		return false
+	}
+	// Eight bytes at a time: a word has one of the bytes iff it, or it
+	// xor that byte in every lane, has a zero byte.
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(raw); i += 8 {
+		x := binary.LittleEndian.Uint64(raw[i:])
+		amp, cr := x^('&'*ones), x^('\r'*ones)
+		if ((x-ones)&^x|(amp-ones)&^amp|(cr-ones)&^cr)&highs != 0 {
+			return false
+		}
+	}
+	for _, c := range raw[i:] {
+		if textSpecial[c] {
+			return false
+		}
+	}
+	return true
 }
 
 func (d *driver) token(tt html.TokenType) {
@@ -217,7 +256,12 @@ func (d *driver) ownTagArchived(x a.Atom) bool {
 // text returns the current text token's character data as UTF-8.
 func (d *driver) text() []byte {
 	if d.dec == nil {
-		t := d.z.Text()
+		var t []byte
+		if d.plainText {
+			t = d.raw
+		} else {
+			t = d.z.Text()
+		}
 		if d.fallback == nil || utf8.Valid(t) {
 			return t
 		}
