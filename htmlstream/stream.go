@@ -138,23 +138,28 @@ func isPlainText(raw []byte) bool {
 	if len(raw) > 1 && raw[0] == '<' && raw[1] == '!' {
 		return false
 	}
+	return !hasTextSpecial(raw)
+}
+
+// hasTextSpecial reports whether b has a byte textSpecial marks.
+func hasTextSpecial(b []byte) bool {
 	// Eight bytes at a time: a word has one of the bytes iff it, or it
 	// xor that byte in every lane, has a zero byte.
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := 0
-	for ; i+8 <= len(raw); i += 8 {
-		x := binary.LittleEndian.Uint64(raw[i:])
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
 		amp, cr := x^('&'*ones), x^('\r'*ones)
 		if ((x-ones)&^x|(amp-ones)&^amp|(cr-ones)&^cr)&highs != 0 {
-			return false
+			return true
 		}
 	}
-	for _, c := range raw[i:] {
+	for _, c := range b[i:] {
 		if textSpecial[c] {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 func (d *driver) token(tt html.TokenType) {

@@ -31,22 +31,42 @@ func (s *tagScanner) skipSpace() {
 	}
 }
 
-// name reads the tag name (the "div" in "<div k=v>").
-func (s *tagScanner) name() []byte {
-	start := s.i
-	for s.i < len(s.raw) {
-		c := s.raw[s.i]
-		if isTagSpace(c) {
-			name := s.raw[start:s.i]
-			s.i++
-			return name
-		}
-		if c == '/' || c == '>' {
-			return s.raw[start:s.i]
-		}
-		s.i++
+// Classes of bytes in a tag name, for name's one lookup per byte.
+const (
+	nameByte  = iota // part of the name
+	nameUpper        // part of the name, an upper-case ASCII letter
+	nameSpace        // whitespace: ends the name and is consumed
+	nameEnd          // '/' or '>': ends the name
+)
+
+var nameClass = func() (t [256]uint8) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = nameUpper
 	}
-	return s.raw[start:]
+	for _, c := range []byte(" \n\r\t\f") {
+		t[c] = nameSpace
+	}
+	t['/'], t['>'] = nameEnd, nameEnd
+	return t
+}()
+
+// name reads the tag name (the "div" in "<div k=v>") and reports whether
+// it has upper-case letters.
+func (s *tagScanner) name() (name []byte, upper bool) {
+	start := s.i
+	for ; s.i < len(s.raw); s.i++ {
+		switch nameClass[s.raw[s.i]] {
+		case nameUpper:
+			upper = true
+		case nameSpace:
+			name = s.raw[start:s.i]
+			s.i++
+			return name, upper
+		case nameEnd:
+			return s.raw[start:s.i], upper
+		}
+	}
+	return s.raw[start:], upper
 }
 
 // key reads an attribute name; '=' as its first byte belongs to the name.
@@ -140,14 +160,7 @@ func lowerInto(buf *[]byte, b []byte) []byte {
 // the tokenizer's own rules for attribute values (character references,
 // which differ from text's; carriage returns; NULs): such a tag is read
 // with TagName and TagAttr, which copy, instead of from Raw().
-func needsTokenizer(raw []byte) bool {
-	for _, c := range raw { // tags are short: one pass beats three searches
-		if c == '&' || c == '\r' || c == 0 {
-			return true
-		}
-	}
-	return false
-}
+func needsTokenizer(raw []byte) bool { return hasTextSpecial(raw) }
 
 // readTag fills the builder's token from the raw bytes of a tag, looking at
 // every attribute once and keeping those the builder and the core need.
@@ -164,7 +177,11 @@ func (d *driver) readTag(tt html.TokenType) {
 	if tt == html.EndTagToken {
 		s.i = 2
 	}
-	d.setName(t, lowerInto(&d.keyBuf, s.name()))
+	name, upper := s.name()
+	if upper {
+		name = lowerInto(&d.keyBuf, name)
+	}
+	d.setName(t, name)
 	if tt == html.EndTagToken {
 		return // end tags' attributes are never used
 	}
