@@ -121,6 +121,7 @@ type driver struct {
 	keyBuf   []byte // lower-cased attribute names of the current tag
 	// plainText: the current text token is its raw bytes (see isPlainText).
 	plainText bool
+	names     nameCache // tag names' atoms
 }
 
 // textSpecial marks the bytes on which the tokenizer's Text() changes a

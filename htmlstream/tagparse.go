@@ -201,12 +201,32 @@ func (d *driver) readTag(tt html.TokenType) {
 }
 
 func (d *driver) setName(t *token, name []byte) {
-	t.atom = a.Lookup(name)
-	if t.atom != 0 {
-		t.name = t.atom.String()
-	} else {
-		t.name = intern(name)
+	// A page uses few tag names, and atom.Lookup hashes the name and
+	// compares it each time: a small cache, indexed by a cheaper hash and
+	// checked by comparing the name, answers most tags.
+	e := &d.names[nameCacheIndex(name)]
+	if e.name != string(name) || e.name == "" {
+		e.atom = a.Lookup(name)
+		if e.atom != 0 {
+			e.name = e.atom.String()
+		} else {
+			e.name = intern(name)
+		}
 	}
+	t.atom, t.name = e.atom, e.name
+}
+
+// nameCache remembers the atoms of recent tag names.
+type nameCache [64]struct {
+	name string
+	atom a.Atom
+}
+
+func nameCacheIndex(name []byte) int {
+	if len(name) == 0 {
+		return 0
+	}
+	return (int(name[0]) + 3*int(name[len(name)-1]) + 5*len(name)) & 63
 }
 
 // readTagWithTokenizer is the exact, copying path.
