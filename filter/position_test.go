@@ -1,0 +1,52 @@
+package filter
+
+import (
+	"math/rand"
+	"testing"
+)
+
+// advanceByteByByte is Advance's definition: CR, LF and CRLF end a line.
+func advanceByteByByte(p Pos, b []byte) Pos {
+	for _, c := range b {
+		p.Offset++
+		switch {
+		case c == '\n' && p.afterCR:
+		case c == '\n' || c == '\r':
+			p.Line++
+			p.Col = 1
+		default:
+			p.Col++
+		}
+		p.afterCR = c == '\r'
+	}
+	return p
+}
+
+// Advance, with its word-at-a-time and vectorised shortcuts, agrees with
+// the byte-by-byte definition on random pieces of every length.
+func TestAdvanceMatchesByteByByte(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	alphabet := []byte("ab \t\n\r\x0b\x0c\x0d\x0e\x00\xff<>")
+	for round := 0; round < 20000; round++ {
+		doc := make([]byte, rng.Intn(200))
+		for i := range doc {
+			if rng.Intn(4) == 0 {
+				doc[i] = alphabet[rng.Intn(len(alphabet))]
+			} else {
+				doc[i] = byte('a' + rng.Intn(26))
+			}
+		}
+		got, want := StartPos, StartPos
+		for rest := doc; len(rest) > 0; {
+			n := 1 + rng.Intn(len(rest))
+			if rng.Intn(2) == 0 {
+				n = 1 + rng.Intn(min(len(rest), 12))
+			}
+			got, want = got.Advance(rest[:n]), advanceByteByByte(want, rest[:n])
+			if got != want {
+				t.Fatalf("after %q (of %q): %+v, want %+v", rest[:n], doc, got, want)
+			}
+			rest = rest[n:]
+		}
+	}
+}
