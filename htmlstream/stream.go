@@ -142,25 +142,39 @@ func isPlainText(raw []byte) bool {
 	return !hasTextSpecial(raw)
 }
 
-// hasTextSpecial reports whether b has a byte textSpecial marks.
+// hasTextSpecial reports whether b has a byte textSpecial marks, a word at
+// a time: the last, partial word is read overlapping the one before it;
+// 4 to 7 bytes are read as two overlapping halves, padded with 0xFF (not
+// a special byte).
 func hasTextSpecial(b []byte) bool {
-	// Eight bytes at a time: a word has one of the bytes iff it, or it
-	// xor that byte in every lane, has a zero byte.
+	n := len(b)
+	const pad = 0xFFFFFFFF << 32
+	switch {
+	case n < 4:
+		for _, c := range b {
+			if textSpecial[c] {
+				return true
+			}
+		}
+		return false
+	case n < 8:
+		return wordHasTextSpecial(uint64(binary.LittleEndian.Uint32(b))|pad) ||
+			wordHasTextSpecial(uint64(binary.LittleEndian.Uint32(b[n-4:]))|pad)
+	}
+	for i := 0; i+8 <= n; i += 8 {
+		if wordHasTextSpecial(binary.LittleEndian.Uint64(b[i:])) {
+			return true
+		}
+	}
+	return n%8 != 0 && wordHasTextSpecial(binary.LittleEndian.Uint64(b[n-8:]))
+}
+
+// wordHasTextSpecial: a word has one of the bytes iff it, or it xor that
+// byte in every lane, has a zero byte.
+func wordHasTextSpecial(x uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		amp, cr := x^('&'*ones), x^('\r'*ones)
-		if ((x-ones)&^x|(amp-ones)&^amp|(cr-ones)&^cr)&highs != 0 {
-			return true
-		}
-	}
-	for _, c := range b[i:] {
-		if textSpecial[c] {
-			return true
-		}
-	}
-	return false
+	amp, cr := x^('&'*ones), x^('\r'*ones)
+	return ((x-ones)&^x|(amp-ones)&^amp|(cr-ones)&^cr)&highs != 0
 }
 
 func (d *driver) token(tt html.TokenType) {
