@@ -44,7 +44,7 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 		n.integration = true
 	}
 	b.push(n)
-	if !b.tok.implied && b.tokNode == nil {
+	if b.archive && !b.tok.implied && b.tokNode == nil { // only the archive copy reads these
 		b.tokNode, b.tokParent, b.tokScope = n, t.scope, n.scope
 		b.tokVoid = n.flags&flagVoid != 0 || ns != nsHTML && b.selfClosing
 	}
