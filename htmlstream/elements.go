@@ -53,36 +53,54 @@ var atomFlags = newAtomTable(atomFlagsMap())
 type atomSlot struct {
 	key   a.Atom
 	flags uint16
+	track uint8 // slot in the builder's openCount (scopeTracked)
 }
 
-// atomTable maps atoms to flags; 0 (no flags) for atoms not in it.
+// atomTable maps atoms to flags and scope-tracking slots; zero for atoms
+// not in it.
 type atomTable [1024]atomSlot
 
 func atomHash(x a.Atom) uint32 { return uint32(x) * 2654435761 >> 22 }
 
 func newAtomTable(m map[a.Atom]uint16) *atomTable {
 	t := new(atomTable)
-	for x, f := range m {
+	track := map[a.Atom]uint8{}
+	for i, x := range scopeTracked {
+		track[x] = uint8(i + 1)
+	}
+	add := func(x a.Atom) {
 		i := atomHash(x)
 		for t[i].key != 0 {
+			if t[i].key == x {
+				return
+			}
 			i = (i + 1) & 1023
 		}
-		t[i] = atomSlot{x, f}
+		t[i] = atomSlot{x, m[x], track[x]}
+	}
+	for x := range m {
+		add(x)
+	}
+	for x := range track {
+		add(x) // a tracked atom has a slot even without flags
 	}
 	return t
 }
 
-// get is the flags of x.
-func (t *atomTable) get(x a.Atom) uint16 {
+// lookup is x's slot (zero if x is not in the table).
+func (t *atomTable) lookup(x a.Atom) atomSlot {
 	for i := atomHash(x); ; i = (i + 1) & 1023 {
 		switch t[i].key {
 		case x:
-			return t[i].flags
+			return t[i]
 		case 0:
-			return 0
+			return atomSlot{}
 		}
 	}
 }
+
+// get is the flags of x.
+func (t *atomTable) get(x a.Atom) uint16 { return t.lookup(x).flags }
 
 func atomFlagsMap() map[a.Atom]uint16 {
 	m := map[a.Atom]uint16{}

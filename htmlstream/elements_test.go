@@ -20,3 +20,22 @@ func TestAtomTableAgreesWithItsMap(t *testing.T) {
 		}
 	}
 }
+
+// Every tracked element has its own slot in the atom table, within
+// openCount, and no other element has one.
+func TestScopeTrackSlots(t *testing.T) {
+	var b builder
+	seen := map[int]bool{}
+	for i, x := range scopeTracked {
+		k := scopeTrackIndex(x)
+		if k != i+1 || seen[k] || k >= len(b.openCount) {
+			t.Errorf("%v: slot %d", x, k)
+		}
+		seen[k] = true
+	}
+	for _, x := range []a.Atom{a.Span, a.Img, a.Svg, a.Script, a.Title, 0} {
+		if k := scopeTrackIndex(x); k != 0 {
+			t.Errorf("%v: slot %d, want none", x, k)
+		}
+	}
+}

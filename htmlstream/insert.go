@@ -22,8 +22,8 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	n := b.alloc()
 	n.atom, n.name, n.ns, n.pos = x, name, ns, b.pos
 	if ns == nsHTML {
-		n.flags = atomFlags.get(x)
-		n.track = scopeTrackIndex(x)
+		e := atomFlags.lookup(x)
+		n.flags, n.track = e.flags, int(e.track)
 	}
 	n.hadClass = b.tok.hasClass
 	b.setParent(n, t)

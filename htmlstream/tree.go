@@ -215,155 +215,23 @@ func (b *builder) reparent(n, p *node) {
 	}
 }
 
-// scopeTrackIndex is an element's slot in openCount (0: not counted): the
-// elements the scope searches look for. The builder counts how many of
-// each are open, so a search for one that is not open costs nothing;
-// without it, 100,000 nested <div>s would take quadratic time (each block
-// start looks for an open <p>). A switch, not a map: the scope searches
-// ask it on every block start.
-func scopeTrackIndex(x a.Atom) int {
-	switch x {
-	case a.P:
-		return 1
-	case a.Li:
-		return 2
-	case a.Dd:
-		return 3
-	case a.Dt:
-		return 4
-	case a.H1:
-		return 5
-	case a.H2:
-		return 6
-	case a.H3:
-		return 7
-	case a.H4:
-		return 8
-	case a.H5:
-		return 9
-	case a.H6:
-		return 10
-	case a.Button:
-		return 11
-	case a.Select:
-		return 12
-	case a.Ruby:
-		return 13
-	case a.Nobr:
-		return 14
-	case a.Table:
-		return 15
-	case a.Td:
-		return 16
-	case a.Th:
-		return 17
-	case a.Tr:
-		return 18
-	case a.Tbody:
-		return 19
-	case a.Thead:
-		return 20
-	case a.Tfoot:
-		return 21
-	case a.Caption:
-		return 22
-	case a.Body:
-		return 23
-	case a.Form:
-		return 24
-	case a.Applet:
-		return 25
-	case a.Marquee:
-		return 26
-	case a.Object:
-		return 27
-	case a.Template:
-		return 28
-	case a.Address:
-		return 29
-	case a.Article:
-		return 30
-	case a.Aside:
-		return 31
-	case a.Blockquote:
-		return 32
-	case a.Center:
-		return 33
-	case a.Details:
-		return 34
-	case a.Dialog:
-		return 35
-	case a.Dir:
-		return 36
-	case a.Div:
-		return 37
-	case a.Dl:
-		return 38
-	case a.Fieldset:
-		return 39
-	case a.Figcaption:
-		return 40
-	case a.Figure:
-		return 41
-	case a.Footer:
-		return 42
-	case a.Header:
-		return 43
-	case a.Hgroup:
-		return 44
-	case a.Listing:
-		return 45
-	case a.Main:
-		return 46
-	case a.Menu:
-		return 47
-	case a.Nav:
-		return 48
-	case a.Ol:
-		return 49
-	case a.Pre:
-		return 50
-	case a.Search:
-		return 51
-	case a.Section:
-		return 52
-	case a.Summary:
-		return 53
-	case a.Ul:
-		return 54
-	case a.A:
-		return 55
-	case a.B:
-		return 56
-	case a.Big:
-		return 57
-	case a.Code:
-		return 58
-	case a.Em:
-		return 59
-	case a.Font:
-		return 60
-	case a.I:
-		return 61
-	case a.S:
-		return 62
-	case a.Small:
-		return 63
-	case a.Strike:
-		return 64
-	case a.Strong:
-		return 65
-	case a.Tt:
-		return 66
-	case a.U:
-		return 67
-	case a.Html:
-		return 68
-	case a.Colgroup:
-		return 69
-	}
-	return 0
+// scopeTracked are the elements the scope searches look for; an element's
+// slot in openCount is its index here plus one (0: not counted). The
+// builder counts how many of each are open, so a search for one that is
+// not open costs nothing; without it, 100,000 nested <div>s would take
+// quadratic time (each block start looks for an open <p>).
+var scopeTracked = []a.Atom{
+	a.P, a.Li, a.Dd, a.Dt, a.H1, a.H2, a.H3, a.H4, a.H5, a.H6, a.Button, a.Select, a.Ruby, a.Nobr,
+	a.Table, a.Td, a.Th, a.Tr, a.Tbody, a.Thead, a.Tfoot, a.Caption, a.Body, a.Form, a.Applet,
+	a.Marquee, a.Object, a.Template, a.Address, a.Article, a.Aside, a.Blockquote, a.Center, a.Details,
+	a.Dialog, a.Dir, a.Div, a.Dl, a.Fieldset, a.Figcaption, a.Figure, a.Footer, a.Header, a.Hgroup,
+	a.Listing, a.Main, a.Menu, a.Nav, a.Ol, a.Pre, a.Search, a.Section, a.Summary, a.Ul, a.A, a.B,
+	a.Big, a.Code, a.Em, a.Font, a.I, a.S, a.Small, a.Strike, a.Strong, a.Tt, a.U, a.Html, a.Colgroup,
 }
+
+// scopeTrackIndex is x's slot in openCount (0: not counted), from the atom
+// table (the scope searches ask on every block start).
+func scopeTrackIndex(x a.Atom) int { return int(atomFlags.lookup(x).track) }
 
 // trackSlot is where n is counted (0: not counted).
 func trackSlot(n *node) int {
