@@ -179,6 +179,10 @@ func (w *Writer) put(b []byte) {
 		return
 	}
 	if w.onLine == nil {
+		if len(b) == 1 {
+			w.err = w.out.WriteByte(b[0]) // separators: much cheaper than Write
+			return
+		}
 		_, w.err = w.out.Write(b)
 		return
 	}
