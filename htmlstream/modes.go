@@ -329,7 +329,7 @@ func inBodyIM(b *builder) bool {
 				}
 			}
 		}
-		if bytes.IndexByte(d, 0) >= 0 {
+		if !b.tok.noNUL && bytes.IndexByte(d, 0) >= 0 {
 			d = bytes.ReplaceAll(d, []byte{0}, nil)
 		}
 		if len(d) == 0 {

@@ -181,7 +181,9 @@ func (d *driver) token(tt html.TokenType) {
 	b, c := d.b, d.core
 	switch tt {
 	case html.TextToken:
-		b.tok.setText(d.text())
+		data, plain := d.text()
+		b.tok.setText(data)
+		b.tok.noNUL = plain
 		b.textOn, b.textOff = false, false
 		b.parseCurrentToken()
 		if d.archive {
@@ -274,7 +276,9 @@ func (d *driver) ownTagArchived(x a.Atom) bool {
 }
 
 // text returns the current text token's character data as UTF-8.
-func (d *driver) text() []byte {
+// It also reports whether that is the token's raw bytes and they are plain
+// text (isPlainText: in particular, no NUL).
+func (d *driver) text() (data []byte, plain bool) {
 	if d.dec == nil {
 		var t []byte
 		if d.plainText {
@@ -283,11 +287,11 @@ func (d *driver) text() []byte {
 			t = d.z.Text()
 		}
 		if d.fallback == nil || utf8.Valid(t) {
-			return t
+			return t, d.plainText
 		}
-		return d.decodeRaw(d.fallback)
+		return d.decodeRaw(d.fallback), false
 	}
-	return d.decodeRaw(d.dec)
+	return d.decodeRaw(d.dec), false
 }
 
 // decodeRaw decodes the token's own bytes, then resolves character

@@ -56,6 +56,9 @@ type token struct {
 	attrs       []attr
 	selfClosing bool
 	implied     bool
+	// noNUL: text known to have no NUL byte (the driver checked its raw
+	// bytes), so the modes need not search it; parts of it have none either.
+	noNUL bool
 
 	// Attributes the builder and the core look at, found in one pass.
 	class, href, src, rel, xlinkHref     []byte
@@ -67,6 +70,7 @@ type token struct {
 // (the builder reads those only for tags).
 func (t *token) setText(data []byte) {
 	t.typ, t.data, t.atom, t.name, t.implied, t.selfClosing = html.TextToken, data, 0, "", false, false
+	t.noNUL = false
 }
 
 type attr struct {
