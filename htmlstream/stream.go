@@ -121,7 +121,8 @@ type driver struct {
 	keyBuf   []byte // lower-cased attribute names of the current tag
 	// plainText: the current text token is its raw bytes (see isPlainText).
 	plainText bool
-	names     nameCache // tag names' atoms
+	names     nameCache         // tag names' atoms
+	interned  map[string]string // unknown elements' names
 }
 
 // textSpecial marks the bytes on which the tokenizer's Text() changes a
@@ -320,19 +321,22 @@ func hasHighBytes(b []byte) bool {
 	return false
 }
 
-// internTable keeps the names of unknown elements (custom elements) so a
-// page full of them does not allocate a string per tag.
-var internTable = map[string]string{}
-
+// maxInterned bounds the names of unknown elements (custom elements) a
+// run keeps, so a page full of them does not allocate a string per tag.
 const maxInterned = 4096
 
-func intern(b []byte) string {
-	if s, ok := internTable[string(b)]; ok {
+// intern returns the run's string for an unknown element name. The table
+// is the run's own: runs in different goroutines share nothing.
+func (d *driver) intern(b []byte) string {
+	if s, ok := d.interned[string(b)]; ok {
 		return s
 	}
 	s := string(b)
-	if len(internTable) < maxInterned {
-		internTable[s] = s
+	if d.interned == nil {
+		d.interned = map[string]string{}
+	}
+	if len(d.interned) < maxInterned {
+		d.interned[s] = s
 	}
 	return s
 }
