@@ -5,6 +5,9 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -88,4 +91,71 @@ func BenchmarkRun(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCorpus runs the well-formed UTF-8 documents of the shared XML
+// corpus (feeds, sitemaps, DocBook): a bare RawToken loop beside the stage
+// with all three outputs.
+func BenchmarkCorpus(b *testing.B) {
+	dir := filepath.Join("..", "..", "shared", "corpus", "xml")
+	var docs [][]byte
+	total := 0
+	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return nil
+		}
+		doc, err := os.ReadFile(p)
+		if err != nil || !isUTF8Doc(doc) {
+			return nil
+		}
+		d := xml.NewDecoder(bytes.NewReader(doc))
+		d.Strict = false // the baseline must read the document through
+		for {
+			if _, err := d.RawToken(); err != nil {
+				if err != io.EOF {
+					return nil
+				}
+				break
+			}
+		}
+		docs = append(docs, doc)
+		total += len(doc)
+		return nil
+	})
+	if len(docs) == 0 {
+		b.Skip("skipping: no shared corpus beside the checkout")
+	}
+	noLinks := func(filter.Link) error { return nil }
+	b.Run("rawtoken", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, doc := range docs {
+				d := xml.NewDecoder(bytes.NewReader(doc))
+				d.Strict = false
+				for {
+					if _, err := d.RawToken(); err != nil {
+						break
+					}
+				}
+			}
+		}
+	})
+	b.Run("all-three", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, doc := range docs {
+				core, err := filter.NewCore(filter.Options{Base: "http://example.com/feed"},
+					filter.Outputs{Text: phrase.NewWriter(io.Discard), Archive: io.Discard, Link: noLinks})
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = Run(bytes.NewReader(doc), core, Options{}) // a few documents stop at an error, as they should
+				if _, err := core.Finish(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }

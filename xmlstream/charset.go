@@ -22,7 +22,7 @@ const headSize = 1024
 // the source.
 func openSource(r io.Reader, core *filter.Core, opts Options) (*source, error) {
 	s := &source{in: r, maxToken: opts.MaxTokenSize, unit: 1}
-	head := make([]byte, 0, headSize+readChunk)
+	head := make([]byte, 0, headSize+firstRead)
 	for len(head) < headSize && !s.eof && s.err == nil && !headDecides(head) {
 		head = s.readMore(head)
 	}
@@ -140,10 +140,7 @@ func (s *source) setCharset(enc encoding.Encoding, name string, head []byte, cor
 	switch {
 	case enc == nil:
 		s.mode = modeUTF8
-		s.buf = append(head[:0:0], head[s.prefix:]...)
-		if cap(s.buf) < readChunk {
-			s.buf = append(make([]byte, 0, 2*readChunk), s.buf...)
-		}
+		s.buf = head[s.prefix:]
 	case strings.HasPrefix(name, "utf-16") || asciiCompatible(enc, name):
 		s.mode = modeMarkers
 		if strings.HasPrefix(name, "utf-16") {
@@ -152,7 +149,7 @@ func (s *source) setCharset(enc encoding.Encoding, name string, head []byte, cor
 		s.runDec, s.enc = enc.NewDecoder(), enc.NewEncoder()
 		s.raw = head
 		s.rawDone, s.rawScan = int(s.prefix), int(s.prefix)
-		s.buf = make([]byte, 0, 2*readChunk)
+		s.buf = make([]byte, 0, 2*len(head)+firstRead)
 		s.bounds = append(s.bounds, boundary{0, s.prefix})
 		s.decodeRuns()
 		if e, err := enc.NewEncoder().Bytes([]byte(core.Ellipsis())); err == nil {
@@ -165,7 +162,7 @@ func (s *source) setCharset(enc encoding.Encoding, name string, head []byte, cor
 		rest := io.MultiReader(bytes.NewReader(head), eofAware(s))
 		s.in = transform.NewReader(rest, enc.NewDecoder())
 		s.eof, s.prefix = false, 0
-		s.buf = make([]byte, 0, 2*readChunk)
+		s.buf = make([]byte, 0, 2*firstRead)
 		core.EncodeArchive(enc.NewEncoder())
 	}
 }

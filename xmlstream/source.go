@@ -31,8 +31,13 @@ const (
 	modeWhole
 )
 
-// readChunk is how much is read from the input at a time.
-const readChunk = 32 << 10
+// readChunk is the most read from the input at a time; the first reads
+// are smaller (firstRead, then doubling), so that a small document, the
+// common case in a crawl, costs small buffers.
+const (
+	readChunk = 32 << 10
+	firstRead = 4 << 10
+)
 
 // errTokenTooLong is the source's own error, seen by the driver through the
 // scanner.
@@ -120,12 +125,13 @@ func (s *source) more() bool {
 
 // readMore appends one read of the input to b.
 func (s *source) readMore(b []byte) []byte {
-	if cap(b)-len(b) < readChunk {
-		nb := make([]byte, len(b), 2*cap(b)+readChunk)
+	want := min(max(firstRead, len(b)), readChunk)
+	if cap(b)-len(b) < want {
+		nb := make([]byte, len(b), 2*cap(b)+want)
 		copy(nb, b)
 		b = nb
 	}
-	n, err := s.in.Read(b[len(b) : len(b)+readChunk])
+	n, err := s.in.Read(b[len(b) : len(b)+want])
 	b = b[:len(b)+n]
 	switch {
 	case err == io.EOF:
