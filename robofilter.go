@@ -61,7 +61,7 @@ func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(r, 4<<10) // enough for Sniff; longer reads pass through
 	format := opts.Format
 	if format == Auto {
 		format = Sniff(br)

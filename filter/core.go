@@ -222,7 +222,7 @@ func NewCore(opts Options, out Outputs) (*Core, error) {
 		ell = "…"
 	}
 	if out.Archive != nil {
-		c.archive = archiveWriter{w: bufio.NewWriterSize(out.Archive, 32<<10), ellipsis: []byte(ell), holding: true}
+		c.archive = archiveWriter{w: bufio.NewWriterSize(out.Archive, 4<<10), ellipsis: []byte(ell), holding: true}
 	}
 	c.track = out.Region != nil || out.Link != nil
 	c.wantsText = out.Text != nil || out.ArchiveText != nil
@@ -240,7 +240,7 @@ func (c *Core) EncodeArchive(enc *encoding.Encoder) {
 		return
 	}
 	tw := transform.NewWriter(c.out.Archive, enc)
-	c.archive.w = bufio.NewWriterSize(tw, 32<<10)
+	c.archive.w = bufio.NewWriterSize(tw, 4<<10)
 	c.archive.closer = tw
 }
 

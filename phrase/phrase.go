@@ -60,7 +60,7 @@ type Writer struct {
 
 // NewWriter writes the plain text format to w.
 func NewWriter(w io.Writer) *Writer {
-	return &Writer{out: bufio.NewWriterSize(w, 32<<10), phrase: 1, lineNo: 1}
+	return &Writer{out: bufio.NewWriterSize(w, 4<<10), phrase: 1, lineNo: 1}
 }
 
 // NewLineWriter calls fn for every line instead of writing text (line mode),

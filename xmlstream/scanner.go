@@ -438,7 +438,7 @@ func (z *scanner) startTag() error {
 		if !z.more(1) {
 			return z.eofError()
 		}
-		return z.fail(z.i, "%s cannot start an element name", quoteByteAt(z.buf, z.i))
+		return z.fail(z.i, "%s cannot start an element name", z.quoteCurrent())
 	}
 	nameSpan := textSpan{lo: lo, hi: hi}
 	for {
@@ -461,7 +461,8 @@ func (z *scanner) startTag() error {
 			z.empty = true
 			return z.finishStart(nameSpan)
 		case !sep:
-			return z.fail(z.i, "%s in the start tag <%s>: expected white space, '>' or '/>'", quoteByteAt(z.buf, z.i), z.buf[lo:hi])
+			q := z.quoteCurrent() // first: it may move the buffer
+			return z.fail(z.i, "%s in the start tag <%s>: expected white space, '>' or '/>'", q, z.buf[lo:hi])
 		}
 		if err := z.attribute(); err != nil {
 			return err
@@ -472,7 +473,7 @@ func (z *scanner) startTag() error {
 func (z *scanner) attribute() error {
 	lo, hi, ok := z.readName()
 	if !ok {
-		return z.fail(z.i, "%s cannot start an attribute name", quoteByteAt(z.buf, z.i))
+		return z.fail(z.i, "%s cannot start an attribute name", z.quoteCurrent())
 	}
 	z.space()
 	if !z.more(1) {
@@ -545,14 +546,15 @@ func (z *scanner) endTag() error {
 		if !z.more(1) {
 			return z.eofError()
 		}
-		return z.fail(z.i, "%s cannot start an element name", quoteByteAt(z.buf, z.i))
+		return z.fail(z.i, "%s cannot start an element name", z.quoteCurrent())
 	}
 	z.space()
 	if !z.more(1) {
 		return z.eofError()
 	}
 	if z.buf[z.i] != '>' {
-		return z.fail(z.i, "%s in the end tag </%s>: expected '>'", quoteByteAt(z.buf, z.i), z.buf[lo:hi])
+		q := z.quoteCurrent() // first: it may move the buffer
+		return z.fail(z.i, "%s in the end tag </%s>: expected '>'", q, z.buf[lo:hi])
 	}
 	z.i++
 	z.name = z.buf[lo:hi]
@@ -622,7 +624,7 @@ func (z *scanner) procInst() error {
 		if !z.more(1) {
 			return z.eofError()
 		}
-		return z.fail(z.i, "%s cannot start a processing instruction's target", quoteByteAt(z.buf, z.i))
+		return z.fail(z.i, "%s cannot start a processing instruction's target", z.quoteCurrent())
 	}
 	if target := z.buf[lo:hi]; len(target) == 3 && string(target) != "xml" && bytes.EqualFold(target, []byte("xml")) {
 		return z.fail(lo, "the processing instruction target %s is reserved", target)
@@ -632,7 +634,8 @@ func (z *scanner) procInst() error {
 		return z.eofError()
 	}
 	if !sep && !(z.buf[z.i] == '?' && z.buf[z.i+1] == '>') {
-		return z.fail(z.i, "%s after the processing instruction target %s: expected white space or '?>'", quoteByteAt(z.buf, z.i), z.buf[lo:hi])
+		q := z.quoteCurrent() // first: it may move the buffer
+		return z.fail(z.i, "%s after the processing instruction target %s: expected white space or '?>'", q, z.buf[lo:hi])
 	}
 	body := z.i
 	end, err := z.until("?>")
@@ -769,9 +772,11 @@ func (z *scanner) declaration() error {
 	}
 }
 
-// quoteByteAt names the character at b[i] for a message.
-func quoteByteAt(b []byte, i int) string {
-	r, _ := utf8.DecodeRune(b[i:])
+// quoteCurrent names the character at z.i for a message, read whole
+// however the input arrived.
+func (z *scanner) quoteCurrent() string {
+	z.more(utf8.UTFMax)
+	r, _ := utf8.DecodeRune(z.buf[z.i:])
 	if r < ' ' {
 		return fmt.Sprintf("%U", r)
 	}
