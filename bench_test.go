@@ -119,6 +119,19 @@ func benchTokenizer(b *testing.B, src []byte, text bool) {
 	}
 }
 
+// html.Parse, for scale: the whole DOM, the same tree-construction
+// algorithm the stream replays.
+func BenchmarkHTMLParse(b *testing.B) {
+	src := page(b)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := html.Parse(bytes.NewReader(src)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 type outputKind int
 
 const (
