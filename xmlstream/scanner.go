@@ -673,6 +673,23 @@ func pseudoAttr(decl []byte, name string) (string, bool) {
 	return string(rest[1 : 1+j]), true
 }
 
+// commentBody steps from just after a comment's "<!--" to just after its
+// "-->", and returns where the "--" ending it starts.
+func (z *scanner) commentBody() (int, error) {
+	end, err := z.until("--")
+	if err != nil {
+		return 0, err
+	}
+	if !z.more(1) {
+		return 0, z.eofError()
+	}
+	if z.buf[z.i] != '>' {
+		return 0, z.fail(end, `"--" is not allowed inside a comment`)
+	}
+	z.i++
+	return end, nil
+}
+
 // markupDecl reads what starts with "<!": a comment, a CDATA section or a
 // declaration (the DOCTYPE).
 func (z *scanner) markupDecl() error {
@@ -681,17 +698,10 @@ func (z *scanner) markupDecl() error {
 	case bytes.HasPrefix(rest, []byte("--")):
 		z.kind, z.i = tokComment, 4
 		body := z.i
-		end, err := z.until("--")
+		end, err := z.commentBody()
 		if err != nil {
 			return err
 		}
-		if !z.more(1) {
-			return z.eofError()
-		}
-		if z.buf[z.i] != '>' {
-			return z.fail(end, `"--" is not allowed inside a comment`)
-		}
-		z.i++
 		z.text = z.normalizeCR(z.buf[body:end])
 		return nil
 	case bytes.HasPrefix(rest, []byte("[CDATA[")):
@@ -733,17 +743,9 @@ func (z *scanner) declaration() error {
 			switch rest := z.buf[z.i:]; {
 			case bytes.HasPrefix(rest, []byte("<!--")):
 				z.i += 4
-				end, err := z.until("--")
-				if err != nil {
+				if _, err := z.commentBody(); err != nil {
 					return err
 				}
-				if !z.more(1) {
-					return z.eofError()
-				}
-				if z.buf[z.i] != '>' {
-					return z.fail(end, `"--" is not allowed inside a comment`)
-				}
-				z.i++
 			case bytes.HasPrefix(rest, []byte("<?")):
 				z.i += 2
 				if _, err := z.until("?>"); err != nil {
