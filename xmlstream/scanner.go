@@ -432,13 +432,23 @@ func (z *scanner) space() bool {
 	return z.i > lo
 }
 
-func (z *scanner) startTag() error {
+// mustName reads the Name that must stand at z.i (what it names, for the
+// message when none does) and returns its span.
+func (z *scanner) mustName(what string) (int, int, error) {
 	lo, hi, ok := z.readName()
-	if !ok {
-		if !z.more(1) {
-			return z.eofError()
-		}
-		return z.fail(z.i, "%s cannot start an element name", z.quoteCurrent())
+	switch {
+	case ok:
+		return lo, hi, nil
+	case !z.more(1):
+		return 0, 0, z.eofError()
+	}
+	return 0, 0, z.fail(z.i, "%s cannot start %s", z.quoteCurrent(), what)
+}
+
+func (z *scanner) startTag() error {
+	lo, hi, err := z.mustName("an element name")
+	if err != nil {
+		return err
 	}
 	nameSpan := textSpan{lo: lo, hi: hi}
 	for {
@@ -471,9 +481,9 @@ func (z *scanner) startTag() error {
 }
 
 func (z *scanner) attribute() error {
-	lo, hi, ok := z.readName()
-	if !ok {
-		return z.fail(z.i, "%s cannot start an attribute name", z.quoteCurrent())
+	lo, hi, err := z.mustName("an attribute name")
+	if err != nil {
+		return err
 	}
 	z.space()
 	if !z.more(1) {
@@ -541,12 +551,9 @@ func (z *scanner) finishStart(name textSpan) error {
 }
 
 func (z *scanner) endTag() error {
-	lo, hi, ok := z.readName()
-	if !ok {
-		if !z.more(1) {
-			return z.eofError()
-		}
-		return z.fail(z.i, "%s cannot start an element name", z.quoteCurrent())
+	lo, hi, err := z.mustName("an element name")
+	if err != nil {
+		return err
 	}
 	z.space()
 	if !z.more(1) {
@@ -619,12 +626,9 @@ func (z *scanner) normalizeCR(text []byte) []byte {
 }
 
 func (z *scanner) procInst() error {
-	lo, hi, ok := z.readName()
-	if !ok {
-		if !z.more(1) {
-			return z.eofError()
-		}
-		return z.fail(z.i, "%s cannot start a processing instruction's target", z.quoteCurrent())
+	lo, hi, err := z.mustName("a processing instruction's target")
+	if err != nil {
+		return err
 	}
 	if target := z.buf[lo:hi]; len(target) == 3 && string(target) != "xml" && bytes.EqualFold(target, []byte("xml")) {
 		return z.fail(lo, "the processing instruction target %s is reserved", target)
