@@ -121,8 +121,8 @@ type driver struct {
 	keyBuf   []byte // lower-cased attribute names of the current tag
 	// plainText: the current text token is its raw bytes (see isPlainText).
 	plainText bool
-	names     nameCache         // tag names' atoms
-	interned  map[string]string // unknown elements' names
+	names     nameCache    // tag names' atoms
+	interned  filter.Names // unknown elements' names
 }
 
 // textSpecial marks the bytes on which the tokenizer's Text() changes a
@@ -319,26 +319,6 @@ func hasHighBytes(b []byte) bool {
 		}
 	}
 	return false
-}
-
-// maxInterned bounds the names of unknown elements (custom elements) a
-// run keeps, so a page full of them does not allocate a string per tag.
-const maxInterned = 4096
-
-// intern returns the run's string for an unknown element name. The table
-// is the run's own: runs in different goroutines share nothing.
-func (d *driver) intern(b []byte) string {
-	if s, ok := d.interned[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if d.interned == nil {
-		d.interned = map[string]string{}
-	}
-	if len(d.interned) < maxInterned {
-		d.interned[s] = s
-	}
-	return s
 }
 
 // eof ends the document: the parser's end-of-file handling, then every

@@ -210,7 +210,7 @@ func (d *driver) setName(t *token, name []byte) {
 		if e.atom != 0 {
 			e.name = e.atom.String()
 		} else {
-			e.name = d.intern(name)
+			e.name = d.interned.Intern(name)
 		}
 	}
 	t.atom, t.name = e.atom, e.name

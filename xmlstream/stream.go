@@ -118,8 +118,8 @@ type driver struct {
 	linkText   []byte
 	unboundNS  map[string]bool
 	xhtmlNames map[string]xhtmlElement
-	names      map[string]string // element names and prefixes, kept once
-	startTag   xml.StartElement  // the current start tag, its strings borrowed
+	names      filter.Names     // element names and prefixes, kept once
+	startTag   xml.StartElement // the current start tag, its strings borrowed
 }
 
 func (d *driver) run() error {
@@ -197,31 +197,13 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 func (d *driver) startElement() xml.StartElement {
 	z := d.scan
 	se := &d.startTag
-	se.Name.Space, se.Name.Local = splitQName(d.intern(z.name))
+	se.Name.Space, se.Name.Local = splitQName(d.names.Intern(z.name))
 	se.Attr = se.Attr[:0]
 	for _, a := range z.attrs {
 		prefix, local := splitQName(borrowString(a.name))
 		se.Attr = append(se.Attr, xml.Attr{Name: xml.Name{Space: prefix, Local: local}, Value: borrowString(a.value)})
 	}
 	return *se
-}
-
-// maxInternedNames bounds the names kept; past it each start tag's name is
-// copied.
-const maxInternedNames = 4096
-
-func (d *driver) intern(b []byte) string {
-	if s, ok := d.names[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if d.names == nil {
-		d.names = map[string]string{}
-	}
-	if len(d.names) < maxInternedNames {
-		d.names[s] = s
-	}
-	return s
 }
 
 // splitQName splits a qualified name at its first colon, as encoding/xml
