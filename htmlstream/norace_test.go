@@ -1,0 +1,5 @@
+//go:build !race
+
+package htmlstream
+
+const raceDetector = false

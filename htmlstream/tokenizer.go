@@ -1,0 +1,1185 @@
+package htmlstream
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
+
+// tokenizer splits HTML into exactly the tokens golang.org/x/net/html's
+// Tokenizer (v0.62.0) makes of it: the same types, the same Raw() bytes
+// (which partition the input), the same Text(), TagName() and TagAttr(),
+// and the same errors. x/net reads every byte through a method that does
+// not inline; this one scans its window of the input in place, with
+// bytes.IndexByte and tight loops, and allocates nothing per token.
+//
+// A token whose input ends (or fails) before the token does, or that
+// reaches the size limit, is where x/net's rules get intricate (it backs
+// up, retries, and reports partial tokens). There the tokenizer hands the
+// rest of the input, from that token's first byte on, to an x/net
+// Tokenizer put in the same state, and relays its tokens from then on:
+// that happens at most once per document, and the result is x/net's by
+// construction. The one such case that ends most documents, text running
+// to the end of the input, is handled here.
+//
+// Raw, Text, TagName and TagAttr return slices borrowed from the
+// tokenizer's buffers: they are valid until the next call of Next, and no
+// longer. Unlike x/net's, Text, TagName and TagAttr never modify the bytes
+// Raw returns.
+type tokenizer struct {
+	r       io.Reader
+	readErr error // the reader's error, reported once the bytes before it are tokenized
+	maxBuf  int   // x/net's SetMaxBuf: a token fails when its raw length (bytes read included) reaches it; 0 means no limit
+
+	// buf[start:] is the current token and the input read after it; win
+	// is the part the scanners may look at: all of it, or, under maxBuf,
+	// as much of it as a token may read without failing.
+	buf      []byte
+	start    int
+	win      []byte
+	readSize int // the next read's size: small first, doubling up to maxRead
+
+	tt   html.TokenType
+	err  error // sticky: once set, every Next returns an ErrorToken
+	size int   // the current token's raw length
+
+	rawTag     string // x/net's rawTag: the next token is raw text up to this element's end tag
+	allowCDATA bool
+
+	data       span // text, comment or doctype data, or a tag's name
+	textIsRaw  bool // the text is not unescaped (script, style and the like)
+	convertNUL bool // Text replaces NUL with U+FFFD (raw text, CDATA)
+	attrs      []attrSpan
+	attrsRead  int
+	attrNames  map[string]struct{} // de-duplicates the attributes of tags that have many
+
+	// out holds what Text, TagName and TagAttr return when it differs
+	// from the raw bytes. It only grows during a token, so an earlier
+	// result stays valid when a later one reallocates it.
+	out  []byte
+	refs [2]map[string]string // rare character references decoded, by x/net, per unescape mode
+
+	x *html.Tokenizer // x/net's, once it has taken over (see above)
+}
+
+// span is a range of the current token's raw bytes, relative to its start.
+type span struct{ start, end int }
+
+type attrSpan struct{ key, val span }
+
+const (
+	firstRead = 4 << 10
+	maxRead   = 32 << 10
+	// manyAttrs is where de-duplicating a tag's attributes by comparing
+	// each with all before it gives way to a map.
+	manyAttrs = 16
+	// Character references longer than this are decoded without caching.
+	maxCachedRef = 64
+)
+
+// newTokenizer returns a tokenizer reading r, with x/net's SetMaxBuf
+// limit maxBuf (0: none).
+func newTokenizer(r io.Reader, maxBuf int) *tokenizer {
+	return &tokenizer{r: r, maxBuf: maxBuf, readSize: firstRead}
+}
+
+// AllowCDATA is x/net's: whether <![CDATA[...]]> is text (in foreign
+// content) rather than a bogus comment.
+func (z *tokenizer) AllowCDATA(allow bool) {
+	z.allowCDATA = allow
+	if z.x != nil {
+		z.x.AllowCDATA(allow)
+	}
+}
+
+// NextIsNotRawText is x/net's: the next token is not raw text even though
+// the start tag just read (<title>, <script>...) would make it so.
+func (z *tokenizer) NextIsNotRawText() {
+	z.rawTag = ""
+	if z.x != nil {
+		z.x.NextIsNotRawText()
+	}
+}
+
+// Err returns the error of the last ErrorToken: io.EOF at the end of the
+// input, html.ErrBufferExceeded, or the reader's error.
+func (z *tokenizer) Err() error {
+	if z.x != nil {
+		return z.x.Err()
+	}
+	if z.tt != html.ErrorToken {
+		return nil
+	}
+	return z.err
+}
+
+// Raw returns the current token's bytes as they are in the input (for an
+// ErrorToken, the bytes of a token the input cut short). Valid until the
+// next Next.
+func (z *tokenizer) Raw() []byte {
+	if z.x != nil {
+		return z.x.Raw()
+	}
+	return z.buf[z.start : z.start+z.size]
+}
+
+// Next scans the next token and returns its type.
+func (z *tokenizer) Next() html.TokenType {
+	if z.x != nil {
+		z.tt = z.x.Next()
+		return z.tt
+	}
+	z.start += z.size
+	z.size = 0
+	z.data = span{}
+	z.attrs = z.attrs[:0]
+	z.attrsRead = 0
+	z.out = z.out[:0]
+	z.textIsRaw, z.convertNUL = false, false
+	if z.err != nil {
+		z.tt = html.ErrorToken
+		return z.tt
+	}
+	z.setWindow()
+	rawTag := z.rawTag
+	tt, ok := z.scan()
+	if !ok {
+		return z.handOver(rawTag)
+	}
+	z.tt = tt
+	return tt
+}
+
+// scan scans one token. It reports false when the input ends or fails
+// inside it (text aside), or when it reaches the size limit.
+func (z *tokenizer) scan() (html.TokenType, bool) {
+	switch z.rawTag {
+	case "":
+		return z.scanData()
+	case "plaintext":
+		for z.more(len(z.win) + 1) {
+		}
+		return z.textToEnd(true, true)
+	}
+	var end int
+	var ok bool
+	if z.rawTag == "script" {
+		end, ok = z.scanScript()
+		z.textIsRaw = true
+	} else {
+		end, ok = z.scanRawText(z.rawTag)
+		z.textIsRaw = z.rawTag != "textarea" && z.rawTag != "title"
+	}
+	z.rawTag = ""
+	if !ok {
+		return z.textToEnd(z.textIsRaw, true)
+	}
+	if end > 0 {
+		z.size, z.data, z.convertNUL = end, span{0, end}, true
+		return html.TextToken, true
+	}
+	// No raw text: the end tag follows at once, read as usual.
+	z.textIsRaw = false
+	return z.scanData()
+}
+
+// textToEnd makes a text token of everything left, as x/net does when the
+// input ends in text; the next token is the error. It reports false (hand
+// over) when the token reaches the size limit instead.
+func (z *tokenizer) textToEnd(textIsRaw, convertNUL bool) (html.TokenType, bool) {
+	n := len(z.buf) - z.start
+	if z.readErr == nil || z.maxBuf > 0 && n >= z.maxBuf {
+		return 0, false
+	}
+	z.err = z.readErr
+	if n == 0 {
+		return html.ErrorToken, true
+	}
+	z.size, z.data = n, span{0, n}
+	z.textIsRaw, z.convertNUL = textIsRaw, convertNUL
+	return html.TextToken, true
+}
+
+// handOver gives the input from the current token on to an x/net
+// Tokenizer in the state this one was in at the token's start, and
+// returns that tokenizer's first token.
+func (z *tokenizer) handOver(rawTag string) html.TokenType {
+	rest := z.r
+	if z.readErr != nil {
+		rest = errReader{z.readErr}
+	}
+	// x/net's raw-text state can only be entered through its start tag.
+	// That tag is no longer than the one that started it here, which did
+	// not reach the limit, so it does not either.
+	var prefix string
+	if rawTag != "" {
+		prefix = "<" + rawTag + ">"
+	}
+	x := html.NewTokenizer(io.MultiReader(strings.NewReader(prefix), bytes.NewReader(z.buf[z.start:]), rest))
+	x.SetMaxBuf(z.maxBuf)
+	if prefix != "" {
+		x.Next()
+	}
+	x.AllowCDATA(z.allowCDATA)
+	z.x = x
+	z.tt = x.Next()
+	return z.tt
+}
+
+// errReader replays the error that ended the input.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+// setWindow makes win the bytes a scanner may look at (see win).
+func (z *tokenizer) setWindow() {
+	end := len(z.buf)
+	if z.maxBuf > 0 && end-z.start > z.maxBuf-1 {
+		end = z.start + z.maxBuf - 1
+	}
+	z.win = z.buf[z.start:end]
+}
+
+// more makes win hold at least n bytes, reading as needed. It reports
+// false when the input ends first, or when x/net would fail a token that
+// reads n bytes (n reaches maxBuf). It may move the bytes: callers index
+// z.win afresh after it.
+func (z *tokenizer) more(n int) bool {
+	if z.maxBuf > 0 && n >= z.maxBuf {
+		return false
+	}
+	for len(z.buf)-z.start < n && z.readErr == nil {
+		z.fill()
+	}
+	z.setWindow()
+	return len(z.win) >= n
+}
+
+// fill reads once more from the input (a read that returns nothing 100
+// times in a row fails with io.ErrNoProgress, as in x/net). It keeps only
+// the current token and what follows, and grows the buffer only when the
+// current token leaves too little room.
+func (z *tokenizer) fill() {
+	if cap(z.buf)-len(z.buf) < z.readSize {
+		if z.start > 0 {
+			n := copy(z.buf, z.buf[z.start:])
+			z.buf, z.start = z.buf[:n], 0
+		}
+		if cap(z.buf)-len(z.buf) < z.readSize {
+			nb := make([]byte, len(z.buf), max(2*cap(z.buf), len(z.buf)+z.readSize))
+			copy(nb, z.buf)
+			z.buf = nb
+		}
+	}
+	for range 100 {
+		n, err := z.r.Read(z.buf[len(z.buf):cap(z.buf)])
+		z.buf = z.buf[:len(z.buf)+n]
+		if err != nil {
+			z.readErr = err
+		}
+		if n > 0 || err != nil {
+			z.readSize = min(2*z.readSize, maxRead)
+			return
+		}
+	}
+	z.readErr = io.ErrNoProgress
+}
+
+// byteAt returns win[i], reading as needed; false as for more.
+func (z *tokenizer) byteAt(i int) (byte, bool) {
+	if i < len(z.win) {
+		return z.win[i], true
+	}
+	if !z.more(i + 1) {
+		return 0, false
+	}
+	return z.win[i], true
+}
+
+// find returns the index of the first c at or after i, reading as needed.
+func (z *tokenizer) find(i int, c byte) (int, bool) {
+	for {
+		if k := bytes.IndexByte(z.win[i:], c); k >= 0 {
+			return i + k, true
+		}
+		i = len(z.win)
+		if !z.more(i + 1) {
+			return i, false
+		}
+	}
+}
+
+// skipUntil returns the index of the first byte at or after i that stop
+// marks, reading as needed.
+func (z *tokenizer) skipUntil(i int, stop *[256]bool) (int, bool) {
+	for {
+		win := z.win
+		for i < len(win) && !stop[win[i]] {
+			i++
+		}
+		if i < len(win) {
+			return i, true
+		}
+		if !z.more(i + 1) {
+			return i, false
+		}
+	}
+}
+
+// Byte sets for skipUntil.
+var (
+	notSpace    = byteSet(func(c byte) bool { return !isTagSpace(c) })
+	tagNameEnd  = byteSet(func(c byte) bool { return isTagSpace(c) || c == '/' || c == '>' })
+	attrKeyEnd  = byteSet(func(c byte) bool { return isTagSpace(c) || c == '/' || c == '>' || c == '=' })
+	unquotedEnd = byteSet(func(c byte) bool { return isTagSpace(c) || c == '>' })
+	dashOrLT    = byteSet(func(c byte) bool { return c == '-' || c == '<' })
+)
+
+func byteSet(in func(byte) bool) (set [256]bool) {
+	for c := range set {
+		set[c] = in(byte(c))
+	}
+	return set
+}
+
+func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+// scanData scans a token in the data state: text up to the next tag,
+// comment or the like, or that construct.
+func (z *tokenizer) scanData() (html.TokenType, bool) {
+	i := 0
+	for {
+		lt, ok := z.find(i, '<')
+		if !ok {
+			return z.textToEnd(false, false)
+		}
+		c, ok := z.byteAt(lt + 1)
+		if !ok {
+			return z.textToEnd(false, false)
+		}
+		if !isASCIILetter(c) && c != '/' && c != '!' && c != '?' {
+			i = lt + 1
+			continue
+		}
+		if lt > 0 {
+			z.size, z.data = lt, span{0, lt}
+			return html.TextToken, true
+		}
+		switch c {
+		case '!':
+			return z.scanMarkupDecl()
+		case '?':
+			return z.scanBogusComment(1)
+		case '/':
+			return z.scanEndTag()
+		}
+		return z.scanTag(1, false)
+	}
+}
+
+// scanEndTag scans what starts with "</".
+func (z *tokenizer) scanEndTag() (html.TokenType, bool) {
+	c, ok := z.byteAt(2)
+	switch {
+	case !ok:
+		return 0, false
+	case c == '>':
+		// "</>" is no token in HTML; x/net returns it as an empty comment
+		// so that Raw() still covers it.
+		z.size = 3
+		return html.CommentToken, true
+	case isASCIILetter(c):
+		return z.scanTag(2, true)
+	}
+	return z.scanBogusComment(2)
+}
+
+// scanBogusComment scans a comment whose data runs from i to the next '>'.
+func (z *tokenizer) scanBogusComment(i int) (html.TokenType, bool) {
+	gt, ok := z.find(i, '>')
+	if !ok {
+		return 0, false
+	}
+	z.size, z.data = gt+1, span{i, gt}
+	return html.CommentToken, true
+}
+
+// scanMarkupDecl scans what starts with "<!": a comment, a doctype, a
+// CDATA section (when allowed) or a bogus comment.
+func (z *tokenizer) scanMarkupDecl() (html.TokenType, bool) {
+	// x/net reads the two bytes after "<!" before deciding.
+	if !z.more(4) {
+		return 0, false
+	}
+	if z.win[2] == '-' && z.win[3] == '-' {
+		return z.scanComment()
+	}
+	if match, ok := z.keyword(2, "DOCTYPE", true); !ok {
+		return 0, false
+	} else if match {
+		i, ok := z.skipUntil(2+len("DOCTYPE"), &notSpace)
+		if !ok {
+			return 0, false
+		}
+		gt, ok := z.find(i, '>')
+		if !ok {
+			return 0, false
+		}
+		z.size, z.data = gt+1, span{i, gt}
+		return html.DoctypeToken, true
+	}
+	if z.allowCDATA {
+		if match, ok := z.keyword(2, "[CDATA[", false); !ok {
+			return 0, false
+		} else if match {
+			return z.scanCDATA(2 + len("[CDATA["))
+		}
+	}
+	return z.scanBogusComment(2)
+}
+
+// keyword reports whether kw stands at i (upper or lower case letters for
+// each upper-case one when fold), reading only up to the first byte that
+// differs, as x/net does.
+func (z *tokenizer) keyword(i int, kw string, fold bool) (match, ok bool) {
+	for j := 0; j < len(kw); j++ {
+		c, ok := z.byteAt(i + j)
+		if !ok {
+			return false, false
+		}
+		if c != kw[j] && !(fold && c == kw[j]+('a'-'A')) {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// scanCDATA scans a CDATA section's data, from i to "]]>"; x/net returns
+// it as text.
+func (z *tokenizer) scanCDATA(i int) (html.TokenType, bool) {
+	from := i
+	for {
+		gt, ok := z.find(i, '>')
+		if !ok {
+			return 0, false
+		}
+		if gt-2 >= from && z.win[gt-1] == ']' && z.win[gt-2] == ']' {
+			z.size, z.data, z.convertNUL = gt+1, span{from, gt - 2}, true
+			return html.TextToken, true
+		}
+		i = gt + 1
+	}
+}
+
+// scanComment scans a comment after "<!--". It ends at the first '>'
+// that follows "--" or "--!", or only dashes since the data began
+// ("<!-->", "<!--->"); the data stops before those.
+func (z *tokenizer) scanComment() (html.TokenType, bool) {
+	const from = len("<!--")
+	lead := from // the run of dashes the data starts with ends here
+	for i := from; ; {
+		gt, ok := z.find(i, '>')
+		if !ok {
+			return 0, false
+		}
+		win := z.win
+		for lead < gt && win[lead] == '-' {
+			lead++
+		}
+		dataEnd := -1
+		switch {
+		case lead == gt, gt-2 >= from && win[gt-1] == '-' && win[gt-2] == '-':
+			dataEnd = max(gt-2, from)
+		case gt-3 >= from && win[gt-1] == '!' && win[gt-2] == '-' && win[gt-3] == '-':
+			dataEnd = gt - 3
+		}
+		if dataEnd >= 0 {
+			z.size, z.data = gt+1, span{from, dataEnd}
+			return html.CommentToken, true
+		}
+		i = gt + 1
+	}
+}
+
+// scanTag scans a start tag (or an end tag) whose name starts at i, after
+// "<" (or "</"), by x/net's rules: the name runs to white space, '/' or
+// '>'; each attribute is a name (a leading '=' is part of it) and perhaps
+// '=' and a value, quoted or not; a '/' where a name would start is
+// skipped; only the first of attributes with the same name (in ASCII
+// lower case) is kept, and none of an end tag's.
+func (z *tokenizer) scanTag(i int, end bool) (html.TokenType, bool) {
+	nameStart := i
+	i, ok := z.skipUntil(i+1, &tagNameEnd)
+	if !ok {
+		return 0, false
+	}
+	z.data = span{nameStart, i}
+	if isTagSpace(z.win[i]) {
+		i++
+	}
+	for {
+		if i, ok = z.skipUntil(i, &notSpace); !ok {
+			return 0, false
+		}
+		if z.win[i] == '>' {
+			i++
+			break
+		}
+		var a attrSpan
+		if i, a, ok = z.scanAttr(i); !ok {
+			return 0, false
+		}
+		if !end && a.key.start < a.key.end {
+			z.keepAttr(a)
+		}
+	}
+	z.size = i
+	if end {
+		return html.EndTagToken, true
+	}
+	z.setRawTag()
+	// "/>" closes the tag unless that '/' is the last byte of the last
+	// attribute's unquoted value (<a href=/>).
+	if z.win[i-2] == '/' && (len(z.attrs) == 0 || i-2 != z.attrs[len(z.attrs)-1].val.end-1) {
+		return html.SelfClosingTagToken, true
+	}
+	return html.StartTagToken, true
+}
+
+// scanAttr scans an attribute at i and returns where the tag goes on.
+func (z *tokenizer) scanAttr(i int) (int, attrSpan, bool) {
+	keyStart := i
+	if z.win[i] == '=' {
+		i++
+	}
+	i, ok := z.skipUntil(i, &attrKeyEnd)
+	if !ok {
+		return 0, attrSpan{}, false
+	}
+	a := attrSpan{key: span{keyStart, i}, val: span{i, i}}
+	j, ok := z.skipUntil(i, &notSpace)
+	if !ok {
+		return 0, a, false
+	}
+	switch z.win[j] {
+	case '/':
+		return j + 1, a, true
+	case '=':
+	default:
+		return j, a, true
+	}
+	if j, ok = z.skipUntil(j+1, &notSpace); !ok {
+		return 0, a, false
+	}
+	switch q := z.win[j]; q {
+	case '>':
+		return j, a, true
+	case '"', '\'':
+		e, ok := z.find(j+1, q)
+		if !ok {
+			return 0, a, false
+		}
+		a.val = span{j + 1, e}
+		return e + 1, a, true
+	}
+	e, ok := z.skipUntil(j+1, &unquotedEnd)
+	if !ok {
+		return 0, a, false
+	}
+	a.val = span{j, e}
+	if z.win[e] == '>' {
+		return e, a, true
+	}
+	return e + 1, a, true
+}
+
+// keepAttr adds a start tag's attribute unless one with the same name in
+// ASCII lower case came before it.
+func (z *tokenizer) keepAttr(a attrSpan) {
+	key := z.win[a.key.start:a.key.end]
+	if len(z.attrs) < manyAttrs {
+		for _, b := range z.attrs {
+			if equalASCIIFold(key, z.win[b.key.start:b.key.end]) {
+				return
+			}
+		}
+		z.attrs = append(z.attrs, a)
+		return
+	}
+	if len(z.attrs) == manyAttrs {
+		if z.attrNames == nil {
+			z.attrNames = make(map[string]struct{})
+		}
+		clear(z.attrNames)
+		for _, b := range z.attrs {
+			z.attrNames[string(lowerASCII(nil, z.win[b.key.start:b.key.end]))] = struct{}{}
+		}
+	}
+	mark := len(z.out)
+	low := lowerASCII(z.out, key)[mark:]
+	z.out = z.out[:mark]
+	if _, dup := z.attrNames[string(low)]; dup {
+		return
+	}
+	z.attrNames[string(low)] = struct{}{}
+	z.attrs = append(z.attrs, a)
+}
+
+func equalASCIIFold(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i, c := range a {
+		d := b[i]
+		if c == d {
+			continue
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if 'A' <= d && d <= 'Z' {
+			d += 'a' - 'A'
+		}
+		if c != d {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerASCII appends b to dst with A-Z in lower case.
+func lowerASCII(dst, b []byte) []byte {
+	for _, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// setRawTag makes the next token raw text when this start tag's name is
+// one of the elements whose content is not markup.
+func (z *tokenizer) setRawTag() {
+	name := z.win[z.data.start:z.data.end]
+	if len(name) < len("xmp") || len(name) > len("plaintext") {
+		return
+	}
+	var low [len("plaintext")]byte
+	for i, c := range name {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	for _, e := range rawTextElements {
+		if string(low[:len(name)]) == e {
+			z.rawTag = e
+			return
+		}
+	}
+}
+
+var rawTextElements = [...]string{"iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp"}
+
+// rawEndTag reports whether name (in either case) and a byte that ends a
+// tag name stand at i. If not, next is where to read on: the first byte
+// that differs.
+func (z *tokenizer) rawEndTag(i int, name string) (match bool, next int, ok bool) {
+	for j := 0; j < len(name); j++ {
+		c, ok := z.byteAt(i + j)
+		if !ok {
+			return false, 0, false
+		}
+		if c != name[j] && c != name[j]-('a'-'A') {
+			return false, i + j, true
+		}
+	}
+	i += len(name)
+	c, ok := z.byteAt(i)
+	if !ok {
+		return false, 0, false
+	}
+	switch c {
+	case ' ', '\n', '\r', '\t', '\f', '/', '>':
+		return true, i + 1, true
+	}
+	return false, i, true
+}
+
+// scanRawText finds the end of RAWTEXT or RCDATA: the element's end tag.
+// It returns the length of the text before it.
+func (z *tokenizer) scanRawText(name string) (int, bool) {
+	i := 0
+	for {
+		lt, ok := z.find(i, '<')
+		if !ok {
+			return 0, false
+		}
+		c, ok := z.byteAt(lt + 1)
+		if !ok {
+			return 0, false
+		}
+		if c != '/' {
+			i = lt + 1
+			continue
+		}
+		match, next, ok := z.rawEndTag(lt+2, name)
+		if !ok {
+			return 0, false
+		}
+		if match {
+			return lt, true
+		}
+		i = next
+	}
+}
+
+// The states of script data that scanScript keeps between bytes
+// (WHATWG 13.2.5, as x/net implements them).
+const (
+	scriptData = iota
+	scriptEscaped
+	scriptEscapedDash
+	scriptEscapedDashDash
+	scriptDoubleEscaped
+	scriptDoubleEscapedDash
+	scriptDoubleEscapedDashDash
+)
+
+// scanScript finds the end of a script's text: its end tag, which
+// "<!--" and a "<script" inside it can hide. It returns the length of
+// the text before the end tag.
+func (z *tokenizer) scanScript() (int, bool) {
+	i, state := 0, scriptData
+	for {
+		if state == scriptData {
+			lt, ok := z.find(i, '<')
+			if !ok {
+				return 0, false
+			}
+			c, ok := z.byteAt(lt + 1)
+			if !ok {
+				return 0, false
+			}
+			i = lt + 1
+			switch c {
+			case '/':
+				match, next, ok := z.rawEndTag(lt+2, "script")
+				if !ok {
+					return 0, false
+				}
+				if match {
+					return lt, true
+				}
+				i = next
+			case '!':
+				// "<!--" escapes; anything else is read again as script data.
+				for j := 2; j < 4; j++ {
+					c, ok := z.byteAt(lt + j)
+					if !ok {
+						return 0, false
+					}
+					if c != '-' {
+						i = lt + j
+						break
+					}
+				}
+				if i == lt+1 {
+					i, state = lt+4, scriptEscapedDashDash
+				}
+			}
+			continue
+		}
+		if state == scriptEscaped || state == scriptDoubleEscaped {
+			var ok bool
+			if i, ok = z.skipUntil(i, &dashOrLT); !ok {
+				return 0, false
+			}
+		}
+		c, ok := z.byteAt(i)
+		if !ok {
+			return 0, false
+		}
+		i++
+		double := state >= scriptDoubleEscaped
+		switch c {
+		case '-':
+			switch state {
+			case scriptEscaped:
+				state = scriptEscapedDash
+			case scriptEscapedDash:
+				state = scriptEscapedDashDash
+			case scriptDoubleEscaped:
+				state = scriptDoubleEscapedDash
+			case scriptDoubleEscapedDash:
+				state = scriptDoubleEscapedDashDash
+			}
+		case '>':
+			switch state {
+			case scriptEscapedDashDash, scriptDoubleEscapedDashDash:
+				state = scriptData
+			case scriptEscapedDash:
+				state = scriptEscaped
+			case scriptDoubleEscapedDash:
+				state = scriptDoubleEscaped
+			}
+		case '<':
+			lt := i - 1
+			c, ok := z.byteAt(i)
+			if !ok {
+				return 0, false
+			}
+			switch {
+			case c == '/':
+				match, next, ok := z.rawEndTag(lt+2, "script")
+				if !ok {
+					return 0, false
+				}
+				switch {
+				case !double && match:
+					return lt, true
+				case !double:
+					i, state = next, scriptEscaped
+				case match:
+					// "</script>" ends the double escape; x/net steps
+					// over it and its delimiter.
+					i, state = next, scriptEscaped
+				default:
+					i, state = next, scriptDoubleEscaped
+				}
+			case double:
+				state = scriptDoubleEscaped
+			case isASCIILetter(c):
+				match, next, ok := z.rawEndTag(i, "script")
+				if !ok {
+					return 0, false
+				}
+				if match {
+					i, state = next, scriptDoubleEscaped
+				} else {
+					i, state = next, scriptEscaped
+				}
+			default:
+				// x/net reads on in script data here, not escaped.
+				state = scriptData
+			}
+		default:
+			if double {
+				state = scriptDoubleEscaped
+			} else {
+				state = scriptEscaped
+			}
+		}
+	}
+}
+
+// Text returns the data of a text, comment or doctype token, as x/net's
+// Text does: "\r\n" and "\r" become "\n"; NUL becomes U+FFFD in raw
+// text, CDATA and comments; character references are replaced except in
+// raw text (script, style and the like). Like x/net's, a second call for
+// the same token returns nothing. Valid until the next Next.
+func (z *tokenizer) Text() []byte {
+	if z.x != nil {
+		return z.x.Text()
+	}
+	switch z.tt {
+	case html.TextToken, html.CommentToken, html.DoctypeToken:
+	default:
+		return nil
+	}
+	s := z.win[z.data.start:z.data.end]
+	z.data = span{z.size, z.size}
+	return z.clean(s, z.convertNUL || z.tt == html.CommentToken, !z.textIsRaw, false)
+}
+
+// TagName returns a tag's name in ASCII lower case, NUL replaced by
+// U+FFFD, and whether it has attributes to read with TagAttr. Like x/net's,
+// a second call for the same token returns nothing. Valid until the next
+// Next.
+func (z *tokenizer) TagName() (name []byte, hasAttr bool) {
+	if z.x != nil {
+		return z.x.TagName()
+	}
+	if z.data.start >= z.data.end {
+		return nil, false
+	}
+	switch z.tt {
+	case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
+	default:
+		return nil, false
+	}
+	s := z.win[z.data.start:z.data.end]
+	z.data = span{z.size, z.size}
+	return z.lowerName(s), z.attrsRead < len(z.attrs)
+}
+
+// TagAttr returns a start tag's next attribute: its name as TagName's,
+// its value with newlines normalised, NUL replaced by U+FFFD and character
+// references replaced (by the rules for attribute values), and whether
+// more follow. Valid until the next Next.
+func (z *tokenizer) TagAttr() (key, val []byte, more bool) {
+	if z.x != nil {
+		return z.x.TagAttr()
+	}
+	if z.attrsRead >= len(z.attrs) || z.tt != html.StartTagToken && z.tt != html.SelfClosingTagToken {
+		return nil, nil, false
+	}
+	a := z.attrs[z.attrsRead]
+	z.attrsRead++
+	key = z.lowerName(z.win[a.key.start:a.key.end])
+	val = z.clean(z.win[a.val.start:a.val.end], true, true, true)
+	return key, val, z.attrsRead < len(z.attrs)
+}
+
+// lowerName returns s in ASCII lower case with NUL replaced by U+FFFD,
+// copying only when that changes it.
+func (z *tokenizer) lowerName(s []byte) []byte {
+	i := 0
+	for i < len(s) && s[i] != 0 && (s[i] < 'A' || s[i] > 'Z') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	mark := len(z.out)
+	out := append(z.out, s[:i]...)
+	for _, c := range s[i:] {
+		switch {
+		case c == 0:
+			out = append(out, "\uFFFD"...)
+		case 'A' <= c && c <= 'Z':
+			out = append(out, c+'a'-'A')
+		default:
+			out = append(out, c)
+		}
+	}
+	z.out = out
+	return out[mark:]
+}
+
+// Bytes on which clean changes the text, by what it does.
+var (
+	cleanCR        = byteSet(func(c byte) bool { return c == '\r' })
+	cleanCRNUL     = byteSet(func(c byte) bool { return c == '\r' || c == 0 })
+	cleanCRAmp     = byteSet(func(c byte) bool { return c == '\r' || c == '&' })
+	cleanCRNULAmp  = byteSet(func(c byte) bool { return c == '\r' || c == 0 || c == '&' })
+	cleanSpecial   = [2][2]*[256]bool{{&cleanCR, &cleanCRAmp}, {&cleanCRNUL, &cleanCRNULAmp}}
+	replacementNUL = []byte("\uFFFD")
+)
+
+// clean returns s with "\r\n" and "\r" as "\n", and, as asked, NUL as
+// U+FFFD and character references replaced, copying only when that
+// changes it. x/net does these one after the other; none of them makes
+// or breaks what another one acts on, so one pass does all three.
+func (z *tokenizer) clean(s []byte, nul, unescape, attribute bool) []byte {
+	special := cleanSpecial[b2i(nul)][b2i(unescape)]
+	i := 0
+	for i < len(s) && !special[s[i]] {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	mark := len(z.out)
+	out := append(z.out, s[:i]...)
+	for i < len(s) {
+		c := s[i]
+		if !special[c] {
+			out = append(out, c)
+			i++
+			continue
+		}
+		switch c {
+		case '\r':
+			out = append(out, '\n')
+			i++
+			if i < len(s) && s[i] == '\n' {
+				i++
+			}
+		case 0:
+			out = append(out, replacementNUL...)
+			i++
+		case '&':
+			out, i = z.appendCharRef(out, s, i, attribute)
+		}
+	}
+	z.out = out
+	return out[mark:]
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// appendCharRef appends the character reference at s[i] ('&') replaced as
+// x/net's unescape does, and returns where the text goes on. A reference
+// is replaced on its own bytes alone ("&", then a number or a name, then
+// perhaps ';'), except that in an attribute value a name without ';'
+// followed by '=' is left alone; numbers and the most common names are
+// decoded here, any other name by x/net (and remembered).
+func (z *tokenizer) appendCharRef(out, s []byte, i int, attribute bool) ([]byte, int) {
+	j := i + 1
+	if j < len(s) && s[j] == '#' {
+		r, n := numericCharRef(s[i:])
+		if n == 0 {
+			return append(out, '&'), i + 1
+		}
+		if r < 0 {
+			return append(out, z.rareCharRef(s[i:i+n], false)...), i + n
+		}
+		return utf8.AppendRune(out, r), i + n
+	}
+	for j < len(s) && isASCIIAlnum(s[j]) {
+		j++
+	}
+	if j == i+1 {
+		return append(out, '&'), i + 1
+	}
+	semicolon := j < len(s) && s[j] == ';'
+	if semicolon {
+		j++
+	} else if attribute && j < len(s) && s[j] == '=' {
+		return append(out, s[i:j]...), j
+	}
+	if v, ok := commonCharRef(s[i+1 : j]); ok {
+		return append(out, v...), j
+	}
+	return append(out, z.rareCharRef(s[i:j], attribute)...), j
+}
+
+func isASCIIAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// numericCharRef decodes "&#digits" or "&#xhex", with perhaps ';', at
+// the start of s. n is 0 when no digit follows (no reference). r is -1
+// for the numbers 0x80 to 0x9F, which stand for Windows-1252 characters
+// (left to x/net's table).
+func numericCharRef(s []byte) (r rune, n int) {
+	i := 2
+	hex := i < len(s) && s[i]|0x20 == 'x'
+	if hex {
+		i++
+	}
+	digits := i
+	for ; i < len(s); i++ {
+		c := s[i]
+		var d rune
+		switch {
+		case '0' <= c && c <= '9':
+			d = rune(c - '0')
+		case hex && 'a' <= c|0x20 && c|0x20 <= 'f':
+			d = rune(c|0x20-'a') + 10
+		default:
+			goto done
+		}
+		if r <= utf8.MaxRune {
+			if hex {
+				r = r*16 + d
+			} else {
+				r = r*10 + d
+			}
+		}
+	}
+done:
+	if i == digits {
+		return 0, 0
+	}
+	if i < len(s) && s[i] == ';' {
+		i++
+	}
+	switch {
+	case 0x80 <= r && r <= 0x9F:
+		return -1, i
+	case r == 0, 0xD800 <= r && r <= 0xDFFF, r > utf8.MaxRune:
+		return utf8.RuneError, i
+	}
+	return r, i
+}
+
+// commonCharRef decodes the named references that make up most of those
+// on real pages (name is what follows '&', with its ';' if any). Each is
+// in x/net's table with the same value (a test checks), so the lookup
+// x/net does first would find it.
+func commonCharRef(name []byte) (string, bool) {
+	switch string(name) {
+	case "amp;", "amp":
+		return "&", true
+	case "lt;", "lt":
+		return "<", true
+	case "gt;", "gt":
+		return ">", true
+	case "quot;", "quot":
+		return `"`, true
+	case "apos;":
+		return "'", true
+	case "nbsp;", "nbsp":
+		return "\u00a0", true
+	case "copy;", "copy":
+		return "©", true
+	case "reg;", "reg":
+		return "®", true
+	case "middot;", "middot":
+		return "·", true
+	case "raquo;", "raquo":
+		return "»", true
+	case "laquo;", "laquo":
+		return "«", true
+	case "hellip;":
+		return "…", true
+	case "mdash;":
+		return "—", true
+	case "ndash;":
+		return "–", true
+	case "lsquo;":
+		return "‘", true
+	case "rsquo;":
+		return "’", true
+	case "ldquo;":
+		return "“", true
+	case "rdquo;":
+		return "”", true
+	case "bull;":
+		return "•", true
+	case "trade;":
+		return "™", true
+	case "euro;":
+		return "€", true
+	}
+	return "", false
+}
+
+// rareCharRef decodes a character reference by x/net's own code and
+// table, remembering short ones. Text references go through
+// html.UnescapeString; attribute values have their own rules (no prefix
+// of a longer name is a reference), which only x/net's tokenizer applies,
+// so a one-attribute tag carries the reference there (it has no quote).
+func (z *tokenizer) rareCharRef(ref []byte, attribute bool) string {
+	mode := b2i(attribute)
+	if v, ok := z.refs[mode][string(ref)]; ok {
+		return v
+	}
+	var v string
+	if attribute {
+		x := html.NewTokenizer(strings.NewReader(`<a v="` + string(ref) + `">`))
+		x.Next()
+		_, val, _ := x.TagAttr()
+		v = string(val)
+	} else {
+		v = html.UnescapeString(string(ref))
+	}
+	if len(ref) <= maxCachedRef {
+		if z.refs[mode] == nil || len(z.refs[mode]) >= 256 {
+			z.refs[mode] = make(map[string]string)
+		}
+		z.refs[mode][string(ref)] = v
+	}
+	return v
+}

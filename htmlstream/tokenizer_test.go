@@ -1,0 +1,417 @@
+package htmlstream
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"golang.org/x/net/html"
+)
+
+// The tokenizer must make exactly x/net's tokens of any input, read in any
+// way: these tests run both over the same bytes and compare everything the
+// driver can see.
+
+// tokenSource is what the tests need of either tokenizer.
+type tokenSource interface {
+	Next() html.TokenType
+	Raw() []byte
+	Text() []byte
+	TagName() ([]byte, bool)
+	TagAttr() ([]byte, []byte, bool)
+	Err() error
+	AllowCDATA(bool)
+	NextIsNotRawText()
+}
+
+// driveRule decides, the same way for both tokenizers, when to allow CDATA
+// and when to cancel the raw text a start tag asks for, so that those
+// paths are taken too. Rule 0 never does either.
+func driveRule(rule, index int, name []byte) (allowCDATA, notRawText bool) {
+	if rule == 0 {
+		return false, false
+	}
+	return (index*31+rule)%5 < 2, (index*17+rule+len(name))%4 == 0
+}
+
+// tokenTrace is one token as the driver can see it, and the error after it.
+type tokenTrace struct {
+	tt      html.TokenType
+	raw     string
+	text    string // Text() for text, comments and doctypes, then a second call (which is empty)
+	name    string // TagName() for tags, then a second call (which is nil)
+	attrs   []string
+	err     error
+	errText string
+}
+
+func (tr tokenTrace) String() string {
+	return fmt.Sprintf("%v raw=%q text=%q name=%q attrs=%q err=%v", tr.tt, tr.raw, tr.text, tr.name, tr.attrs, tr.errText)
+}
+
+func (tr tokenTrace) equal(o tokenTrace) bool {
+	return tr.tt == o.tt && tr.raw == o.raw && tr.text == o.text && tr.name == o.name &&
+		strings.Join(tr.attrs, "\x00") == strings.Join(o.attrs, "\x00") && tr.err == o.err
+}
+
+// trace runs z to its ErrorToken (or a bound on the number of tokens: every
+// token but the last has raw bytes).
+func trace(z tokenSource, rule, maxTokens int) []tokenTrace {
+	var out []tokenTrace
+	for i := 0; i <= maxTokens; i++ {
+		allow, _ := driveRule(rule, i, nil)
+		z.AllowCDATA(allow)
+		tt := z.Next()
+		tr := tokenTrace{tt: tt, raw: string(z.Raw())} // before Text: x/net's Text rewrites Raw
+		switch tt {
+		case html.TextToken, html.CommentToken, html.DoctypeToken:
+			tr.text = string(z.Text()) + "|" + string(z.Text())
+		case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
+			name, more := z.TagName()
+			again, moreAgain := z.TagName()
+			tr.name = fmt.Sprintf("%s,%v|%s,%v", name, more, again, moreAgain)
+			for more {
+				var k, v []byte
+				k, v, more = z.TagAttr()
+				tr.attrs = append(tr.attrs, string(k)+"="+string(v))
+			}
+			k, v, more := z.TagAttr()
+			tr.attrs = append(tr.attrs, fmt.Sprintf("after: %q %q %v", k, v, more))
+			if _, notRaw := driveRule(rule, i, name); notRaw && tt == html.StartTagToken {
+				z.NextIsNotRawText()
+			}
+		}
+		tr.err = z.Err()
+		if tr.err != nil {
+			tr.errText = tr.err.Error()
+		}
+		out = append(out, tr)
+		if tt == html.ErrorToken {
+			break
+		}
+	}
+	return out
+}
+
+// readerKind makes a fresh reader of src, the same for both tokenizers.
+type readerKind struct {
+	name string
+	make func(src []byte) io.Reader
+}
+
+var errTestRead = errors.New("test reader failed")
+
+// chunkReader returns at most n bytes per Read.
+type chunkReader struct {
+	src []byte
+	n   int
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.src) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), r.n)], r.src)
+	r.src = r.src[n:]
+	return n, nil
+}
+
+// stallingReader returns (0, nil) on every other call, and at most n bytes
+// on the others.
+type stallingReader struct {
+	src   []byte
+	n     int
+	stall bool
+}
+
+func (r *stallingReader) Read(p []byte) (int, error) {
+	if r.stall = !r.stall; r.stall {
+		return 0, nil
+	}
+	if len(r.src) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p[:min(len(p), r.n)], r.src)
+	r.src = r.src[n:]
+	return n, nil
+}
+
+// failingReader returns the bytes before at, in chunks of n, then fails:
+// with err alongside the last bytes when withData, else on its own; when
+// stuck, it returns (0, nil) forever instead (x/net: io.ErrNoProgress).
+type failingReader struct {
+	src             []byte
+	at, n           int
+	withData, stuck bool
+}
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if r.at == 0 {
+		if r.stuck {
+			return 0, nil
+		}
+		return 0, errTestRead
+	}
+	n := copy(p[:min(len(p), r.n, r.at)], r.src)
+	r.src, r.at = r.src[n:], r.at-n
+	if r.at == 0 && r.withData && !r.stuck {
+		return n, errTestRead
+	}
+	return n, nil
+}
+
+func chunks(n int) readerKind {
+	return readerKind{fmt.Sprintf("chunks of %d", n), func(src []byte) io.Reader { return &chunkReader{src, n} }}
+}
+
+func failsAt(at, n int, withData, stuck bool) readerKind {
+	return readerKind{fmt.Sprintf("fails at %d (chunks of %d, with data %v, stuck %v)", at, n, withData, stuck),
+		func(src []byte) io.Reader {
+			return &failingReader{src: src, at: min(at, len(src)), n: n, withData: withData, stuck: stuck}
+		}}
+}
+
+var (
+	wholeReader = readerKind{"whole", func(src []byte) io.Reader { return bytes.NewReader(src) }}
+	oneByte     = readerKind{"one byte", func(src []byte) io.Reader { return iotest.OneByteReader(bytes.NewReader(src)) }}
+	halfReader  = readerKind{"half", func(src []byte) io.Reader { return iotest.HalfReader(bytes.NewReader(src)) }}
+	dataErr     = readerKind{"data with EOF", func(src []byte) io.Reader { return iotest.DataErrReader(bytes.NewReader(src)) }}
+	stalling    = readerKind{"stalling", func(src []byte) io.Reader { return &stallingReader{src: src, n: 5} }}
+)
+
+// compareTokenizers runs both tokenizers over src and fails at the first
+// token where they differ.
+func compareTokenizers(t testing.TB, what string, src []byte, rk readerKind, maxBuf, rule int) {
+	t.Helper()
+	x := html.NewTokenizer(rk.make(src))
+	x.SetMaxBuf(maxBuf)
+	want := trace(x, rule, len(src)+2)
+	got := trace(newTokenizer(rk.make(src), maxBuf), rule, len(src)+2)
+	for i := range max(len(want), len(got)) {
+		switch {
+		case i >= len(got):
+			t.Fatalf("%s, %s, max buf %d, rule %d: token %d missing, x/net has %v", what, rk.name, maxBuf, rule, i, want[i])
+		case i >= len(want):
+			t.Fatalf("%s, %s, max buf %d, rule %d: token %d is %v, x/net has none", what, rk.name, maxBuf, rule, i, got[i])
+		case !got[i].equal(want[i]):
+			var before string
+			if i > 0 {
+				before = fmt.Sprintf("\nafter %v", want[i-1])
+			}
+			t.Fatalf("%s (%q), %s, max buf %d, rule %d: token %d differs%s\n got %v\nwant %v",
+				what, clip(src), rk.name, maxBuf, rule, i, before, got[i], want[i])
+		}
+	}
+}
+
+func clip(src []byte) string {
+	if len(src) > 200 {
+		return string(src[:200]) + "…"
+	}
+	return string(src)
+}
+
+// tokenizerCases are inputs at the edges of x/net's tokenizer.
+var tokenizerCases = []string{
+	"", "plain", "a<b", "a<", "<", "<<a>", "a < b > c", "x<1>", "<a", "</", "</a", "<!", "<!-", "<?", "<?xml version=\"1.0\"?><p>",
+	"<p>a</p>", "<P CLASS=x>y</P >", "<br/>", "<br />", "<a href=/>x</a>", "<a href=x/>", "<a b/>", "<a b= />", "<a b='/'/>",
+	"<a/b/c>", "<a / b>", "<a =b>", "<a ==b>", "<a b==c>", "<a b = c d = 'e' f=\"g\">", "<a b c d>", "<a b=\"x>y\">", "<a b='x\"y'>",
+	"<a b=x'y\"z>", "<a b=>", "<a b= >", "<a b=\t\n'c'>", "<a B=1 b=2 A=3 a=4>", "<a x=1 x=2>", "<a\x00b c\x00=d\x00e>",
+	"<A HREF=X>", "<a b=\"\r\n\rc\">", "<a b=&amp;&lt&gt;&#65;&#x42;&#X43&#0;&#128;&#x110000;&#xD800;&#;&#x;&>",
+	"<a b=\"&amp=1&copy=2&copy &notin &notit; &noti &amp;x=\">", "<a b='&ampx'>", "<a b='&fjlig;&nGt;'>",
+	"&amp;&amp&lt;&gt&quot;&nbsp;&copy;&notit;&noti&ampx;&fjlig;&nGt;&#0;&#128;&#159;&#x10FFFF;&#1114112;&#9999999999;&AElig",
+	"&#4294967361;&#x100000041;&#00000000065;&#x000000000000041&#1114111&#1114112&#55296&#57343&#57344&#13&#127&#x9F&#x80",
+	"&", "&;", "&#", "&#x", "&#x;", "&#a", "&abc", "AT&T", "Q&A &b=1", "&CounterClockwiseContourIntegral;x",
+	"a\rb\r\nc\n\rd\r", "\r\n", "\x00a\x00", "<p>\x00</p>", "\xff\xfe<p>\xc3", "<p\xff>\xe2\x82</p\xff>",
+	"<!---->", "<!-->", "<!--->", "<!-- a -->", "<!--a--!>b", "<!--a--!->b-->", "<!--a-!>b-->", "<!---!>-->", "<!--a---->",
+	"<!--a--b-->", "<!--a", "<!--a-", "<!--a--", "<!--a--!", "<!--", "<!---", "<!--&amp;\x00\r\n-->", "<!-- <!-- --> -->",
+	"<!>", "<!>x", "<! >", "<!a>", "<!-x>", "<!DOCTYPE html>", "<!doctype HTML PUBLIC \"x\">", "<!DoCtYpE>", "<!DOCTYPE", "<!DOCTYP",
+	"<!DOCTYPEhtml>", "<!DOCTYPE  \n\t x &amp; \x00>", "<!DOCTYPE x", "<!DOCTYPE ", "<![CDATA[x]]>", "<![CDATA[x]]]>y", "<![CDATA[]]>",
+	"<![CDATA[x]>]]>", "<![CDATA[&amp;\x00\r]]>", "<![CDATA[x", "<![CDATA[x]]", "<![CDAT", "<![cdata[x]]>", "<svg><![CDATA[<p>]]></svg>",
+	"</>", "</ x>", "</3>", "</a b=c>", "</a/>", "</\x00>", "</>x</", "<?php echo 1 ?>", "<?>", "<?",
+	"<script><!--<script></script>--></script>x", "<script></script >", "<script></SCRIPT/>", "<script></scriptx></script>",
+	"<script>a</script", "<script>a</scrip", "<script>a<", "<script>a</", "<script>", "<script></script>",
+	"<script><!--a--></script>", "<script><!--a--!></script>", "<script><!-- <script>x</script> --></script>y",
+	"<script><!-- <SCRIPT>x</ScRiPt>--></script>", "<script><!--<script>--></script>-->x</script>z", "<script><!--<scripty></script>",
+	"<script><!--</script>", "<script><!-a</script>", "<script><!</script>", "<script><!-", "<script><!--", "<script><!--<",
+	"<script><!--<s", "<script><!--<script", "<script><!--<script ", "<script><!--<script>", "<script><!--<script></", "<script><!--<script></scr",
+	"<script><!--<script></script", "<script><!--<script>--", "<script><!--<script>-->", "<script><!--<script>--->", "<script><!--<script>-<",
+	"<script><!--<script><</script>", "<script><!--<1</script>", "<script><!-- -></script>", "<script><!-- ---></script>x",
+	"<script><!-- --x</script>", "<script><!--<script/></script>-->x</script>", "<script><!--<script\t>a</script\n>b</script>",
+	"<script><!--<1<script>--></script>x</script>", "<script><!--< <script></script>x", "<script><!-- -><script></script>x</script>",
+	"<script><!-- -<script></script>x</script>", "<script><!-- -- ><script></script>x</script>", "<script><!--<script>- -></script>x</script>y",
+	"<script>\x00\r\n&amp;</script>", "<script a=b>if (a<b && c>d) {}</script>", "<SCRIPT>x</script>", "<script/>x</script>",
+	"<title>a<b>&amp;</title>", "<title></title>", "<TITLE>x</TiTlE >", "<title>x</titl", "<title>x</titlex</title>", "<title>x</title",
+	"<textarea>&lt;\r\n\x00</textarea>", "<textarea>", "<style>a<b</style>", "<style>&amp;</style>", "<xmp><p>&amp;</xmp>",
+	"<iframe><p></iframe>", "<noembed>x</noembed>", "<noframes>x</noframes>", "<noscript><p>x</p></noscript>",
+	"<plaintext>a</plaintext><p>&amp;\x00", "<plaintext>", "<PLAINTEXT>x", "<title/>x</title>", "<textarea x='</textarea>'>y</textarea>",
+	"<style>x</style</style>", "<style>x</</style>", "<style>x<</style>", "<style></style", "<xmp></xmp>",
+	"<a\tb\nc\fd\re>", "<a\x0bb>", "<table><tr><td>1</td></tr></table>", "<div id=a class='b c' data-x=\"y\" hidden>z</div>",
+	strings.Repeat("<b>", 20) + strings.Repeat("x", 50) + "<a " + strings.Repeat("k=v ", 40) + ">",
+	"<a " + strings.Repeat("a", 17) + strings.Repeat(" x", 20) + " X y Y>",
+	"<p " + func() string {
+		var b strings.Builder
+		for i := 0; i < 40; i++ {
+			fmt.Fprintf(&b, " a%d=%d A%d=x", i%20, i, i%25)
+		}
+		return b.String()
+	}() + ">",
+}
+
+// readerKindsFor lists the readers each tricky case is read through.
+func readerKindsFor(src []byte) []readerKind {
+	kinds := []readerKind{wholeReader, oneByte, halfReader, dataErr, stalling, chunks(2), chunks(3), chunks(7)}
+	for at := 0; at <= len(src); at++ {
+		kinds = append(kinds, failsAt(at, 3, false, false), failsAt(at, 1, true, false), failsAt(at, 4, false, true))
+	}
+	return kinds
+}
+
+func TestTokenizerMatchesXNetOnTrickyInputs(t *testing.T) {
+	for _, c := range tokenizerCases {
+		src := []byte(c)
+		for _, rk := range readerKindsFor(src) {
+			for rule := range 3 {
+				compareTokenizers(t, "case", src, rk, 0, rule)
+			}
+		}
+		// The end of the input inside every construct.
+		for n := 0; n < len(src); n++ {
+			for rule := range 3 {
+				compareTokenizers(t, fmt.Sprintf("case cut at %d", n), src[:n], wholeReader, 0, rule)
+			}
+		}
+		// Every size limit that can matter.
+		for maxBuf := 1; maxBuf <= len(src)+2; maxBuf++ {
+			for _, rk := range []readerKind{wholeReader, oneByte, chunks(3)} {
+				for rule := range 3 {
+					compareTokenizers(t, "case", src, rk, maxBuf, rule)
+				}
+			}
+		}
+	}
+}
+
+// Long tokens cross the window's edges and the size limit at every kind
+// of place.
+func TestTokenizerMatchesXNetOnLongTokens(t *testing.T) {
+	long := strings.Repeat("abcdefgh", 2000)
+	inputs := []string{
+		long, "<p>" + long + "<b>", "<a href=\"" + long + "\">x", "<a href=" + long + ">", "<!--" + long + "-->x",
+		"<!--" + long, "<!DOCTYPE " + long + ">", "<?" + long + ">", "<script>" + long + "<!--" + long + "<script>" + long + "</script>-->" + long + "</script>x",
+		"<title>" + long + "</title>", "<plaintext>" + long, "<" + long + ">", "</" + long + ">", "<svg><![CDATA[" + long + "]]>",
+		strings.Repeat("<p class=x>"+long[:300]+"</p>\r\n", 100), strings.Repeat("&amp;&#x41;"+long[:50], 200),
+	}
+	kinds := []readerKind{wholeReader, oneByte, halfReader, dataErr, stalling, chunks(100), chunks(4095), chunks(4097)}
+	for _, in := range inputs {
+		src := []byte(in)
+		for _, rk := range kinds {
+			for _, maxBuf := range []int{0, 50, 4095, 4096, 4097, 8191, 16000, 16001, 16002, len(src) - 1, len(src), len(src) + 1} {
+				compareTokenizers(t, "long", src, rk, maxBuf, 1)
+			}
+		}
+		for _, at := range []int{1, 4095, 4096, 8000, len(src) / 2, len(src) - 1} {
+			compareTokenizers(t, "long", src, failsAt(at, 1000, false, false), 0, 2)
+			compareTokenizers(t, "long", src, failsAt(at, 333, true, true), 0, 2)
+		}
+	}
+}
+
+// corpusInputs are the shared corpus's pages and every html5lib #data
+// section.
+func corpusInputs(t testing.TB) map[string][]byte {
+	dir := sharedDir(t)
+	inputs := map[string][]byte{}
+	pages, _ := filepath.Glob(filepath.Join(dir, "corpus", "html", "*"))
+	for _, f := range pages {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[filepath.Base(f)] = b
+	}
+	dats, _ := filepath.Glob(filepath.Join(dir, "corpus", "html5lib", "*.dat"))
+	for _, f := range dats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, test := range strings.Split("\n"+string(b), "\n#data\n")[1:] {
+			data, _, _ := strings.Cut(test, "\n#errors")
+			inputs[fmt.Sprintf("%s #%d", filepath.Base(f), i)] = []byte(data)
+		}
+	}
+	if len(inputs) == 0 {
+		t.Skip("skipping: no corpus inputs")
+	}
+	return inputs
+}
+
+func TestTokenizerMatchesXNetOnCorpus(t *testing.T) {
+	inputs := corpusInputs(t)
+	kinds := []readerKind{wholeReader, chunks(4093)}
+	if !raceDetector && !testing.Short() {
+		kinds = append(kinds, oneByte, halfReader, dataErr, stalling, chunks(7))
+	}
+	for name, src := range inputs {
+		for i, rk := range kinds {
+			compareTokenizers(t, name, src, rk, 0, i%3)
+		}
+		compareTokenizers(t, name, src, failsAt(len(src)/2, 512, true, false), 0, 1)
+		compareTokenizers(t, name, src, failsAt(len(src)/3, 100, false, true), 0, 2)
+		for _, maxBuf := range []int{20, 200, 2000} {
+			compareTokenizers(t, name, src, chunks(1000), maxBuf, maxBuf%3)
+		}
+	}
+}
+
+// The character references decoded without x/net's table decode as x/net
+// does, in text and in attribute values, followed by what may follow them.
+func TestCommonCharRefsMatchXNet(t *testing.T) {
+	names := []string{"amp", "lt", "gt", "quot", "apos", "nbsp", "copy", "reg", "middot", "raquo", "laquo", "hellip",
+		"mdash", "ndash", "lsquo", "rsquo", "ldquo", "rdquo", "bull", "trade", "euro"}
+	for _, n := range names {
+		for _, ref := range []string{n, n + ";"} {
+			if _, ok := commonCharRef([]byte(ref)); !ok {
+				continue
+			}
+			for _, after := range []string{"", " ", "x", "=", ";", "1"} {
+				src := []byte("<p a=\"&" + ref + after + "\">&" + ref + after)
+				for rule := range 2 {
+					compareTokenizers(t, "reference", src, wholeReader, 0, rule)
+				}
+			}
+		}
+	}
+}
+
+func FuzzTokenizerAgainstXNet(f *testing.F) {
+	for i, c := range tokenizerCases {
+		f.Add([]byte(c), uint8(i), uint16(0), uint8(i))
+	}
+	f.Add([]byte("<script><!--<script>x</script>-->"), uint8(1), uint16(9), uint8(2))
+	f.Fuzz(func(t *testing.T, src []byte, chunk uint8, maxBuf uint16, mode uint8) {
+		rk := chunks(int(chunk%32) + 1)
+		switch mode % 6 {
+		case 1:
+			rk = wholeReader
+		case 2:
+			rk = stalling
+		case 3:
+			rk = failsAt(int(chunk)%(len(src)+1), 3, mode&8 != 0, false)
+		case 4:
+			rk = failsAt(int(chunk)%(len(src)+1), 5, false, true)
+		}
+		limit := 0
+		if maxBuf&1 == 1 {
+			limit = int(maxBuf >> 1)
+		}
+		compareTokenizers(t, "fuzz", src, rk, limit, int(mode>>4)%3)
+	})
+}
