@@ -288,6 +288,10 @@ func (z *tokenizer) fill() {
 	z.readErr = io.ErrNoProgress
 }
 
+// The scanners read win through these helpers, which read more input at
+// its end. The hottest loops (text and tags) test for the end of win
+// themselves and call the helpers only there: Go does not inline them.
+
 // byteAt returns win[i], reading as needed; false as for more.
 func (z *tokenizer) byteAt(i int) (byte, bool) {
 	if i < len(z.win) {
@@ -316,17 +320,22 @@ func (z *tokenizer) find(i int, c byte) (int, bool) {
 // marks, reading as needed.
 func (z *tokenizer) skipUntil(i int, stop *[256]bool) (int, bool) {
 	for {
-		win := z.win
-		for i < len(win) && !stop[win[i]] {
-			i++
-		}
-		if i < len(win) {
+		if i = skip(z.win, i, stop); i < len(z.win) {
 			return i, true
 		}
 		if !z.more(i + 1) {
 			return i, false
 		}
 	}
+}
+
+// skip returns the index of the first byte at or after i in win that stop
+// marks, or len(win).
+func skip(win []byte, i int, stop *[256]bool) int {
+	for i < len(win) && !stop[win[i]] {
+		i++
+	}
+	return i
 }
 
 // Byte sets for skipUntil.
@@ -350,18 +359,28 @@ func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 // scanData scans a token in the data state: text up to the next tag,
 // comment or the like, or that construct.
 func (z *tokenizer) scanData() (html.TokenType, bool) {
-	i := 0
+	win, lt := z.win, 0
 	for {
-		lt, ok := z.find(i, '<')
-		if !ok {
-			return z.textToEnd(false, false)
+		if lt < len(win) && win[lt] == '<' {
+			// Most tokens after text start here.
+		} else if k := bytes.IndexByte(win[lt:], '<'); k >= 0 {
+			lt += k
+		} else {
+			var ok bool
+			if lt, ok = z.find(len(win), '<'); !ok {
+				return z.textToEnd(false, false)
+			}
+			win = z.win
 		}
-		c, ok := z.byteAt(lt + 1)
-		if !ok {
-			return z.textToEnd(false, false)
+		if lt+1 == len(win) {
+			if !z.more(lt + 2) {
+				return z.textToEnd(false, false)
+			}
+			win = z.win
 		}
+		c := win[lt+1]
 		if !isASCIILetter(c) && c != '/' && c != '!' && c != '?' {
-			i = lt + 1
+			lt++
 			continue
 		}
 		if lt > 0 {
@@ -382,10 +401,10 @@ func (z *tokenizer) scanData() (html.TokenType, bool) {
 
 // scanEndTag scans what starts with "</".
 func (z *tokenizer) scanEndTag() (html.TokenType, bool) {
-	c, ok := z.byteAt(2)
-	switch {
-	case !ok:
+	if len(z.win) < 3 && !z.more(3) {
 		return 0, false
+	}
+	switch c := z.win[2]; {
 	case c == '>':
 		// "</>" is no token in HTML; x/net returns it as an empty comment
 		// so that Raw() still covers it.
@@ -511,20 +530,26 @@ func (z *tokenizer) scanComment() (html.TokenType, bool) {
 // skipped; only the first of attributes with the same name (in ASCII
 // lower case) is kept, and none of an end tag's.
 func (z *tokenizer) scanTag(i int, end bool) (html.TokenType, bool) {
+	win, ok := z.win, true
 	nameStart := i
-	i, ok := z.skipUntil(i+1, &tagNameEnd)
-	if !ok {
-		return 0, false
+	if i = skip(win, i+1, &tagNameEnd); i == len(win) {
+		if i, ok = z.skipUntil(i, &tagNameEnd); !ok {
+			return 0, false
+		}
+		win = z.win
 	}
 	z.data = span{nameStart, i}
-	if isTagSpace(z.win[i]) {
+	if isTagSpace(win[i]) {
 		i++
 	}
 	for {
-		if i, ok = z.skipUntil(i, &notSpace); !ok {
-			return 0, false
+		if i = skip(win, i, &notSpace); i == len(win) {
+			if i, ok = z.skipUntil(i, &notSpace); !ok {
+				return 0, false
+			}
+			win = z.win
 		}
-		if z.win[i] == '>' {
+		if win[i] == '>' {
 			i++
 			break
 		}
@@ -532,6 +557,7 @@ func (z *tokenizer) scanTag(i int, end bool) (html.TokenType, bool) {
 		if i, a, ok = z.scanAttr(i); !ok {
 			return 0, false
 		}
+		win = z.win
 		if !end && a.key.start < a.key.end {
 			z.keepAttr(a)
 		}
@@ -543,7 +569,7 @@ func (z *tokenizer) scanTag(i int, end bool) (html.TokenType, bool) {
 	z.setRawTag()
 	// "/>" closes the tag unless that '/' is the last byte of the last
 	// attribute's unquoted value (<a href=/>).
-	if z.win[i-2] == '/' && (len(z.attrs) == 0 || i-2 != z.attrs[len(z.attrs)-1].val.end-1) {
+	if win[i-2] == '/' && (len(z.attrs) == 0 || i-2 != z.attrs[len(z.attrs)-1].val.end-1) {
 		return html.SelfClosingTagToken, true
 	}
 	return html.StartTagToken, true
@@ -551,46 +577,60 @@ func (z *tokenizer) scanTag(i int, end bool) (html.TokenType, bool) {
 
 // scanAttr scans an attribute at i and returns where the tag goes on.
 func (z *tokenizer) scanAttr(i int) (int, attrSpan, bool) {
+	win, ok := z.win, true
 	keyStart := i
-	if z.win[i] == '=' {
+	if win[i] == '=' {
 		i++
 	}
-	i, ok := z.skipUntil(i, &attrKeyEnd)
-	if !ok {
-		return 0, attrSpan{}, false
+	if i = skip(win, i, &attrKeyEnd); i == len(win) {
+		if i, ok = z.skipUntil(i, &attrKeyEnd); !ok {
+			return 0, attrSpan{}, false
+		}
+		win = z.win
 	}
 	a := attrSpan{key: span{keyStart, i}, val: span{i, i}}
-	j, ok := z.skipUntil(i, &notSpace)
-	if !ok {
-		return 0, a, false
+	j := i
+	if j = skip(win, j, &notSpace); j == len(win) {
+		if j, ok = z.skipUntil(j, &notSpace); !ok {
+			return 0, a, false
+		}
+		win = z.win
 	}
-	switch z.win[j] {
+	switch win[j] {
 	case '/':
 		return j + 1, a, true
 	case '=':
 	default:
 		return j, a, true
 	}
-	if j, ok = z.skipUntil(j+1, &notSpace); !ok {
-		return 0, a, false
+	if j = skip(win, j+1, &notSpace); j == len(win) {
+		if j, ok = z.skipUntil(j, &notSpace); !ok {
+			return 0, a, false
+		}
+		win = z.win
 	}
-	switch q := z.win[j]; q {
+	switch q := win[j]; q {
 	case '>':
 		return j, a, true
 	case '"', '\'':
-		e, ok := z.find(j+1, q)
-		if !ok {
+		e := j + 1
+		if k := bytes.IndexByte(win[e:], q); k >= 0 {
+			e += k
+		} else if e, ok = z.find(len(win), q); !ok {
 			return 0, a, false
 		}
 		a.val = span{j + 1, e}
 		return e + 1, a, true
 	}
-	e, ok := z.skipUntil(j+1, &unquotedEnd)
-	if !ok {
-		return 0, a, false
+	e := skip(win, j+1, &unquotedEnd)
+	if e == len(win) {
+		if e, ok = z.skipUntil(e, &unquotedEnd); !ok {
+			return 0, a, false
+		}
+		win = z.win
 	}
 	a.val = span{j, e}
-	if z.win[e] == '>' {
+	if win[e] == '>' {
 		return e, a, true
 	}
 	return e + 1, a, true
@@ -666,6 +706,11 @@ func lowerASCII(dst, b []byte) []byte {
 func (z *tokenizer) setRawTag() {
 	name := z.win[z.data.start:z.data.end]
 	if len(name) < len("xmp") || len(name) > len("plaintext") {
+		return
+	}
+	switch name[0] | 0x20 {
+	case 'i', 'n', 'p', 's', 't', 'x':
+	default:
 		return
 	}
 	var low [len("plaintext")]byte
