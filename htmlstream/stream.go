@@ -59,8 +59,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	if maxDepth <= 0 {
 		maxDepth = filter.DefaultMaxDepth
 	}
-	z := html.NewTokenizer(in.r)
-	z.SetMaxBuf(maxTok)
+	z := newTokenizer(in.r, maxTok)
 	b := newBuilder(core, z, maxDepth, true)
 	b.archive = core.WantsArchive()
 	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, archive: core.WantsArchive()}
@@ -87,15 +86,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 			return b, &filter.PosError{Pos: pos, Err: fmt.Errorf("reading: %w", z.Err())}
 		}
 		d.plainText = tt == html.TextToken && isPlainText(raw)
-		// Text() rewrites text and comments in place (newlines, character
-		// references); the archive needs their bytes as they were. Plain
-		// text is not passed through Text(), so it needs no copy.
-		if d.archive && (tt == html.TextToken && !d.plainText || tt == html.CommentToken || tt == html.DoctypeToken) {
-			d.rawCopy = append(d.rawCopy[:0], raw...)
-			d.raw = d.rawCopy
-		} else {
-			d.raw = raw
-		}
+		d.raw = raw // Text, TagName and TagAttr leave these bytes as they are
 		d.token(tt)
 		if b.depthErr {
 			d.eof()
@@ -109,13 +100,12 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 type driver struct {
 	b    *builder
 	core *filter.Core
-	z    *html.Tokenizer
+	z    *tokenizer
 	dec  *encoding.Decoder // nil for UTF-8 input
 	// fallback decodes a text token that is not valid UTF-8 in a document
 	// no label declares (see openInput).
 	fallback *encoding.Decoder
-	raw      []byte // the token's bytes (a copy where Text() rewrites them)
-	rawCopy  []byte // owns the copies; raw may alias the tokenizer's buffer
+	raw      []byte // the token's bytes, borrowed from the tokenizer
 	attrs    []attr // reused from tag to tag
 	archive  bool   // the archive copy is wanted
 	keyBuf   []byte // lower-cased attribute names of the current tag

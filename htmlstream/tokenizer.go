@@ -62,7 +62,8 @@ type tokenizer struct {
 	out  []byte
 	refs [2]map[string]string // rare character references decoded, by x/net, per unescape mode
 
-	x *html.Tokenizer // x/net's, once it has taken over (see above)
+	x    *html.Tokenizer // x/net's, once it has taken over (see above)
+	xRaw []byte          // a copy of x's Raw, which x's Text rewrites in place
 }
 
 // span is a range of the current token's raw bytes, relative to its start.
@@ -121,7 +122,7 @@ func (z *tokenizer) Err() error {
 // next Next.
 func (z *tokenizer) Raw() []byte {
 	if z.x != nil {
-		return z.x.Raw()
+		return z.xRaw
 	}
 	return z.buf[z.start : z.start+z.size]
 }
@@ -129,8 +130,7 @@ func (z *tokenizer) Raw() []byte {
 // Next scans the next token and returns its type.
 func (z *tokenizer) Next() html.TokenType {
 	if z.x != nil {
-		z.tt = z.x.Next()
-		return z.tt
+		return z.nextFromX()
 	}
 	z.start += z.size
 	z.size = 0
@@ -225,7 +225,12 @@ func (z *tokenizer) handOver(rawTag string) html.TokenType {
 	}
 	x.AllowCDATA(z.allowCDATA)
 	z.x = x
-	z.tt = x.Next()
+	return z.nextFromX()
+}
+
+func (z *tokenizer) nextFromX() html.TokenType {
+	z.tt = z.x.Next()
+	z.xRaw = append(z.xRaw[:0], z.x.Raw()...)
 	return z.tt
 }
 

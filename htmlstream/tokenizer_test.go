@@ -87,6 +87,9 @@ func trace(z tokenSource, rule, maxTokens int) []tokenTrace {
 				z.NextIsNotRawText()
 			}
 		}
+		if _, ours := z.(*tokenizer); ours && string(z.Raw()) != tr.raw {
+			tr.raw += fmt.Sprintf(" (then %q)", z.Raw())
+		}
 		tr.err = z.Err()
 		if tr.err != nil {
 			tr.errText = tr.err.Error()

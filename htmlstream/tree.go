@@ -94,7 +94,7 @@ var fmtSeed = maphash.MakeSeed()
 // element, text and comment lands.
 type builder struct {
 	core *filter.Core
-	z    *html.Tokenizer
+	z    *tokenizer
 	tok  token
 
 	doc             *node
@@ -144,7 +144,7 @@ type builder struct {
 	openForeign int32       // open SVG and MathML elements
 }
 
-func newBuilder(core *filter.Core, z *html.Tokenizer, maxDepth int, links bool) *builder {
+func newBuilder(core *filter.Core, z *tokenizer, maxDepth int, links bool) *builder {
 	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth, links: links}
 	b.doc = &node{name: "#document", open: 1, scope: core.Root()}
 	b.im = initialIM
