@@ -108,7 +108,6 @@ type driver struct {
 	raw      []byte // the token's bytes, borrowed from the tokenizer
 	attrs    []attr // reused from tag to tag
 	archive  bool   // the archive copy is wanted
-	keyBuf   []byte // lower-cased attribute names of the current tag
 	// plainText: the current text token is its raw bytes (see isPlainText).
 	plainText bool
 	names     nameCache    // tag names' atoms

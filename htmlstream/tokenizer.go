@@ -359,6 +359,10 @@ func byteSet(in func(byte) bool) (set [256]bool) {
 	return set
 }
 
+func isTagSpace(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f'
+}
+
 func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // scanData scans a token in the data state: text up to the next tag,
