@@ -2,6 +2,7 @@ package htmlstream
 
 import (
 	"bytes"
+	"hash/maphash"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -54,7 +55,10 @@ type tokenizer struct {
 	convertNUL bool // Text replaces NUL with U+FFFD (raw text, CDATA)
 	attrs      []attrSpan
 	attrsRead  int
-	attrNames  map[string]struct{} // de-duplicates the attributes of tags that have many
+	// attrNames de-duplicates the attributes of tags that have many: the
+	// first attribute kept whose lower-case name has a hash, by hash.
+	attrNames map[uint64]int
+	attrSeed  maphash.Seed
 
 	// out holds what Text, TagName and TagAttr return when it differs
 	// from the raw bytes. It only grows during a token, so an earlier
@@ -129,23 +133,41 @@ func (z *tokenizer) Raw() []byte {
 
 // Next scans the next token and returns its type.
 func (z *tokenizer) Next() html.TokenType {
-	if z.x != nil {
-		return z.nextFromX()
-	}
 	z.start += z.size
+	if z.maxBuf > 0 {
+		z.setWindow()
+	} else {
+		z.win = z.win[z.size:] // setWindow's result, for less
+	}
 	z.size = 0
 	z.data = span{}
 	z.attrs = z.attrs[:0]
 	z.attrsRead = 0
 	z.out = z.out[:0]
 	z.textIsRaw, z.convertNUL = false, false
+	if z.x != nil || z.err != nil || z.rawTag != "" {
+		return z.nextOtherState()
+	}
+	tt, ok := z.scanData()
+	if !ok {
+		return z.handOver("")
+	}
+	z.tt = tt
+	return tt
+}
+
+// nextOtherState is Next where the next token is not scanned in the data
+// state: raw text, after the end of the input, or after the hand-over.
+func (z *tokenizer) nextOtherState() html.TokenType {
+	if z.x != nil {
+		return z.nextFromX()
+	}
 	if z.err != nil {
 		z.tt = html.ErrorToken
 		return z.tt
 	}
-	z.setWindow()
 	rawTag := z.rawTag
-	tt, ok := z.scan()
+	tt, ok := z.scanRawText()
 	if !ok {
 		return z.handOver(rawTag)
 	}
@@ -153,12 +175,11 @@ func (z *tokenizer) Next() html.TokenType {
 	return tt
 }
 
-// scan scans one token. It reports false when the input ends or fails
-// inside it (text aside), or when it reaches the size limit.
-func (z *tokenizer) scan() (html.TokenType, bool) {
+// scanRawText scans the token after a start tag whose content is raw
+// text. It reports false when the input ends or fails inside a token
+// (text aside), or when the token reaches the size limit.
+func (z *tokenizer) scanRawText() (html.TokenType, bool) {
 	switch z.rawTag {
-	case "":
-		return z.scanData()
 	case "plaintext":
 		for z.more(len(z.win) + 1) {
 		}
@@ -170,7 +191,7 @@ func (z *tokenizer) scan() (html.TokenType, bool) {
 		end, ok = z.scanScript()
 		z.textIsRaw = true
 	} else {
-		end, ok = z.scanRawText(z.rawTag)
+		end, ok = z.scanRawTextEnd(z.rawTag)
 		z.textIsRaw = z.rawTag != "textarea" && z.rawTag != "title"
 	}
 	z.rawTag = ""
@@ -225,6 +246,7 @@ func (z *tokenizer) handOver(rawTag string) html.TokenType {
 	}
 	x.AllowCDATA(z.allowCDATA)
 	z.x = x
+	z.size, z.win = 0, nil
 	return z.nextFromX()
 }
 
@@ -402,6 +424,9 @@ func (z *tokenizer) scanData() (html.TokenType, bool) {
 		case '?':
 			return z.scanBogusComment(1)
 		case '/':
+			if len(win) > 2 && isASCIILetter(win[2]) {
+				return z.scanTag(2, true)
+			}
 			return z.scanEndTag()
 		}
 		return z.scanTag(1, false)
@@ -650,32 +675,60 @@ func (z *tokenizer) scanAttr(i int) (int, attrSpan, bool) {
 func (z *tokenizer) keepAttr(a attrSpan) {
 	key := z.win[a.key.start:a.key.end]
 	if len(z.attrs) < manyAttrs {
-		for _, b := range z.attrs {
-			if equalASCIIFold(key, z.win[b.key.start:b.key.end]) {
-				return
-			}
+		if z.attrIndex(key) < 0 {
+			z.attrs = append(z.attrs, a)
 		}
-		z.attrs = append(z.attrs, a)
 		return
 	}
 	if len(z.attrs) == manyAttrs {
 		if z.attrNames == nil {
-			z.attrNames = make(map[string]struct{})
+			z.attrNames = make(map[uint64]int)
+			z.attrSeed = maphash.MakeSeed()
 		}
 		clear(z.attrNames)
-		for _, b := range z.attrs {
-			z.attrNames[string(lowerASCII(nil, z.win[b.key.start:b.key.end]))] = struct{}{}
+		for i, b := range z.attrs {
+			z.attrNames[z.attrHash(z.win[b.key.start:b.key.end])] = i
 		}
 	}
-	mark := len(z.out)
-	low := lowerASCII(z.out, key)[mark:]
-	z.out = z.out[:mark]
-	if _, dup := z.attrNames[string(low)]; dup {
+	h := z.attrHash(key)
+	i, seen := z.attrNames[h]
+	if seen && (z.attrKeyIs(i, key) || z.attrIndex(key) >= 0) { // the second test: two names' hashes collide
 		return
 	}
-	z.attrNames[string(low)] = struct{}{}
+	if !seen {
+		z.attrNames[h] = len(z.attrs)
+	}
 	z.attrs = append(z.attrs, a)
 }
+
+// attrIndex returns the index of the kept attribute named key (ASCII case
+// folded), or -1.
+func (z *tokenizer) attrIndex(key []byte) int {
+	for i := range z.attrs {
+		if z.attrKeyIs(i, key) {
+			return i
+		}
+	}
+	return -1
+}
+
+func (z *tokenizer) attrKeyIs(i int, key []byte) bool {
+	k := z.attrs[i].key
+	return equalASCIIFold(key, z.win[k.start:k.end])
+}
+
+// attrHash hashes a name in ASCII lower case.
+func (z *tokenizer) attrHash(key []byte) uint64 {
+	mark := len(z.out)
+	z.out = lowerASCII(z.out, key)
+	h := hashAttrName(z.attrSeed, z.out[mark:])
+	z.out = z.out[:mark]
+	return h
+}
+
+// hashAttrName hashes a lower-case attribute name. (A variable, so that a
+// test can make names collide.)
+var hashAttrName = maphash.Bytes
 
 func equalASCIIFold(a, b []byte) bool {
 	if len(a) != len(b) {
@@ -714,30 +767,55 @@ func lowerASCII(dst, b []byte) []byte {
 // one of the elements whose content is not markup.
 func (z *tokenizer) setRawTag() {
 	name := z.win[z.data.start:z.data.end]
-	if len(name) < len("xmp") || len(name) > len("plaintext") {
-		return
+	var candidates []string
+	switch len(name) {
+	case 3:
+		candidates = rawText3
+	case 5:
+		candidates = rawText5
+	case 6:
+		candidates = rawText6
+	case 7:
+		candidates = rawText7
+	case 8:
+		candidates = rawText8
+	case 9:
+		candidates = rawText9
 	}
-	switch name[0] | 0x20 {
-	case 'i', 'n', 'p', 's', 't', 'x':
-	default:
-		return
-	}
-	var low [len("plaintext")]byte
-	for i, c := range name {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		low[i] = c
-	}
-	for _, e := range rawTextElements {
-		if string(low[:len(name)]) == e {
+	for _, e := range candidates {
+		if isName(name, e) {
 			z.rawTag = e
 			return
 		}
 	}
 }
 
-var rawTextElements = [...]string{"iframe", "noembed", "noframes", "noscript", "plaintext", "script", "style", "textarea", "title", "xmp"}
+// isName reports whether name is lower, an ASCII lower-case name, in any
+// case.
+func isName(name []byte, lower string) bool {
+	if len(name) != len(lower) {
+		return false
+	}
+	for i, c := range name {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// The elements whose content is raw text, by the length of their names.
+var (
+	rawText3 = []string{"xmp"}
+	rawText5 = []string{"style", "title"}
+	rawText6 = []string{"iframe", "script"}
+	rawText7 = []string{"noembed"}
+	rawText8 = []string{"noframes", "noscript", "textarea"}
+	rawText9 = []string{"plaintext"}
+)
 
 // rawEndTag reports whether name (in either case) and a byte that ends a
 // tag name stand at i. If not, next is where to read on: the first byte
@@ -764,9 +842,9 @@ func (z *tokenizer) rawEndTag(i int, name string) (match bool, next int, ok bool
 	return false, i, true
 }
 
-// scanRawText finds the end of RAWTEXT or RCDATA: the element's end tag.
-// It returns the length of the text before it.
-func (z *tokenizer) scanRawText(name string) (int, bool) {
+// scanRawTextEnd finds the end of RAWTEXT or RCDATA: the element's end
+// tag. It returns the length of the text before it.
+func (z *tokenizer) scanRawTextEnd(name string) (int, bool) {
 	i := 0
 	for {
 		lt, ok := z.find(i, '<')

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"os"
 	"path/filepath"
@@ -326,6 +327,30 @@ func TestTokenizerMatchesXNetOnLongTokens(t *testing.T) {
 	}
 }
 
+// Tags with many attributes de-duplicate them through a hash of their
+// names; when two names' hashes collide, they are compared.
+func TestTokenizerMatchesXNetOnManyAttributes(t *testing.T) {
+	var tag strings.Builder
+	tag.WriteString("<p")
+	for i := range 200 {
+		fmt.Fprintf(&tag, " a%d=%d A%d=x b%d", i%70, i, i%90, i)
+	}
+	tag.WriteString("/>")
+	var huge strings.Builder
+	huge.WriteString("<p")
+	for i := range 200000 {
+		fmt.Fprintf(&huge, " a%d", i)
+	}
+	huge.WriteString(" A7 a199999>")
+	compareTokenizers(t, "many attributes", []byte(tag.String()), wholeReader, 0, 1)
+	compareTokenizers(t, "many attributes", []byte(tag.String()), chunks(5), 0, 1)
+	compareTokenizers(t, "200,000 attributes", []byte(huge.String()), wholeReader, 0, 1)
+
+	defer func(h func(maphash.Seed, []byte) uint64) { hashAttrName = h }(hashAttrName)
+	hashAttrName = func(_ maphash.Seed, name []byte) uint64 { return uint64(len(name)) }
+	compareTokenizers(t, "many attributes, colliding hashes", []byte(tag.String()), wholeReader, 0, 1)
+}
+
 // corpusInputs are the shared corpus's pages and every html5lib #data
 // section.
 func corpusInputs(t testing.TB) map[string][]byte {
@@ -417,4 +442,37 @@ func FuzzTokenizerAgainstXNet(f *testing.F) {
 		}
 		compareTokenizers(t, "fuzz", src, rk, limit, int(mode>>4)%3)
 	})
+}
+
+// The tokenizer allocates nothing per token: its allocations (buffers,
+// the cache of rare references) do not grow with the page.
+func TestTokenizerAllocationsAreFlatInPageSize(t *testing.T) {
+	if testing.Short() || raceDetector {
+		t.Skip("allocation counting is slow under -short and -race")
+	}
+	var many strings.Builder
+	many.WriteString("<p")
+	for i := range 40 {
+		fmt.Fprintf(&many, " a%d=&eacute;%d", i%30, i)
+	}
+	many.WriteString(">AT&T &frac12;\r\n")
+	allocs := func(src []byte) float64 {
+		return testing.AllocsPerRun(2, func() {
+			z := newTokenizer(bytes.NewReader(src), 0)
+			for _, l := range tokenizerLoops {
+				if l.name == "All" {
+					l.loop(z)
+				}
+			}
+		})
+	}
+	page := func(n int) []byte {
+		p := generatePage(n)
+		return bytes.ReplaceAll(p, []byte("<table>"), []byte(many.String()+"<table>"))
+	}
+	small, large := allocs(page(256<<10)), allocs(page(2<<20))
+	t.Logf("allocations: %.0f on 256 KiB, %.0f on 2 MiB", small, large)
+	if large > small+8 {
+		t.Errorf("allocations grow with the page: %.0f on 256 KiB, %.0f on 2 MiB", small, large)
+	}
 }
