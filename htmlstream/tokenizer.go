@@ -137,7 +137,7 @@ func (z *tokenizer) Next() html.TokenType {
 	if z.maxBuf > 0 {
 		z.setWindow()
 	} else {
-		z.win = z.win[z.size:] // setWindow's result, for less
+		z.win = z.win[z.size:] // what setWindow would make, more cheaply
 	}
 	z.size = 0
 	z.data = span{}
@@ -818,8 +818,8 @@ var (
 )
 
 // rawEndTag reports whether name (in either case) and a byte that ends a
-// tag name stand at i. If not, next is where to read on: the first byte
-// that differs.
+// tag name stand at i, as x/net's readRawEndTag. next is where to read on:
+// just after that byte, or else the first byte that differs.
 func (z *tokenizer) rawEndTag(i int, name string) (match bool, next int, ok bool) {
 	for j := 0; j < len(name); j++ {
 		c, ok := z.byteAt(i + j)
@@ -1308,8 +1308,10 @@ func (z *tokenizer) rareCharRef(ref []byte, attribute bool) string {
 		v = html.UnescapeString(string(ref))
 	}
 	if len(ref) <= maxCachedRef {
-		if z.refs[mode] == nil || len(z.refs[mode]) >= 256 {
+		if z.refs[mode] == nil {
 			z.refs[mode] = make(map[string]string)
+		} else if len(z.refs[mode]) >= 256 {
+			clear(z.refs[mode])
 		}
 		z.refs[mode][string(ref)] = v
 	}
