@@ -220,29 +220,40 @@ func BenchmarkCorpus(b *testing.B) {
 	}
 }
 
-// Beyond the tokenizer's own allocations (it copies attribute names to
-// de-duplicate them), a run allocates a constant amount, whatever the size
-// of the page: memory follows nesting depth, not document size.
-func TestAllocationsBeyondTheTokenizerAreFlatInPageSize(t *testing.T) {
+// A run allocates a constant amount for the text and the archive copy,
+// whatever the size of the page: memory follows nesting depth, not document
+// size. Links are strings handed to the caller, so each costs a few
+// allocations (the link, its href, its anchor text), and no more.
+func TestAllocationsAreFlatInPageSize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocation counting is slow under -short")
 	}
-	extra := func(src []byte) float64 {
-		tok := testing.AllocsPerRun(2, func() {
-			z := html.NewTokenizer(bytes.NewReader(src))
-			for z.Next() != html.ErrorToken {
-			}
-		})
-		ours := testing.AllocsPerRun(2, func() {
-			if _, err := Process(bytes.NewReader(src), Options{}, benchOutputs(textOnly)); err != nil {
+	allocs := func(src []byte, kind outputKind) float64 {
+		return testing.AllocsPerRun(2, func() {
+			if _, err := Process(bytes.NewReader(src), Options{}, benchOutputs(kind)); err != nil {
 				t.Fatal(err)
 			}
 		})
-		return ours - tok
 	}
-	small, large := extra(generatePage(256<<10)), extra(generatePage(2<<20))
-	t.Logf("allocations beyond the tokenizer's: %.0f on 256 KiB, %.0f on 2 MiB", small, large)
-	if large > small+64 {
-		t.Errorf("allocations grow with the page: %.0f on 256 KiB, %.0f on 2 MiB", small, large)
+	small, large := generatePage(256<<10), generatePage(2<<20)
+	for _, kind := range []struct {
+		name string
+		kind outputKind
+	}{{"text", textOnly}, {"archive", archiveOnly}} {
+		a, b := allocs(small, kind.kind), allocs(large, kind.kind)
+		t.Logf("%s: %.0f allocations on 256 KiB, %.0f on 2 MiB", kind.name, a, b)
+		if b > a+64 {
+			t.Errorf("%s: allocations grow with the page: %.0f on 256 KiB, %.0f on 2 MiB", kind.name, a, b)
+		}
+	}
+	links := 0
+	if _, err := Process(bytes.NewReader(large), Options{}, Outputs{Link: func(filter.Link) error { links++; return nil }}); err != nil {
+		t.Fatal(err)
+	}
+	const perLink = 4
+	got, base := allocs(large, linksOnly), allocs(large, textOnly)
+	t.Logf("links: %.0f allocations for %d links on 2 MiB (%.2f a link beyond text's)", got, links, (got-base)/float64(links))
+	if got > base+perLink*float64(links) {
+		t.Errorf("links: %.0f allocations for %d links, more than %d a link", got, links, perLink)
 	}
 }

@@ -288,7 +288,7 @@ func (c *Core) Start(parent Scope, el *Element) Scope {
 	s.hideFrom(parent)
 	var ov Override
 	dialect, marker := "", ""
-	if len(el.Class) > 0 {
+	if len(el.Class) > 0 && mentionsRobot(el.Class) { // most classes say nothing to robots
 		v := resolveClasses(el.Class, c.dialects, c.agentIsRobot, !c.opts.RequireProfile || c.profileOK)
 		if !el.Clone {
 			for _, w := range v.warnings {
@@ -454,6 +454,7 @@ func (c *Core) Rescope(parent, s Scope) Scope {
 func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
 	href := trimHref(el.Href)
 	a := &anchor{link: Link{Href: href, Tag: el.Tag, Rel: string(el.Rel), Line: el.Pos.Line, Col: el.Pos.Col, Followed: true}, base: c.linkBase}
+	a.text = a.short[:0]
 	off := c.offAt(s, false)
 	switch {
 	case href == "":
@@ -628,6 +629,10 @@ func isSpace(b []byte) bool {
 
 // WantsArchive reports whether the archive copy is an output of this run.
 func (c *Core) WantsArchive() bool { return c.out.Archive != nil }
+
+// WantsLinks reports whether the links are wanted (a parser need not keep
+// what only links use).
+func (c *Core) WantsLinks() bool { return c.out.Link != nil }
 
 // ArchiveOn reports whether content in scope s belongs in the archive copy.
 func (c *Core) ArchiveOn(s Scope) bool { return c.offAt(s, false)&NoArchive == 0 }

@@ -46,6 +46,9 @@ type anchor struct {
 	text []byte
 	done bool
 	base *url.URL // resolve against this, not the document's base (xml:base)
+	// short holds the text of most links (a few words), so that collecting
+	// it costs no allocation of its own.
+	short [48]byte
 }
 
 // relNoFollow reports whether a rel value has a token asking not to follow

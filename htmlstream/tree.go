@@ -145,7 +145,7 @@ type builder struct {
 }
 
 func newBuilder(core *filter.Core, z *tokenizer, maxDepth int, links bool) *builder {
-	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth, links: links}
+	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth, links: links && core.WantsLinks()}
 	b.doc = &node{name: "#document", open: 1, scope: core.Root()}
 	b.im = initialIM
 	return b
