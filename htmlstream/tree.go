@@ -15,6 +15,12 @@ import (
 // elements, or pointed at as the head or form element. Closed nodes go back
 // to a free list, so memory follows nesting depth, not document size.
 type node struct {
+	nodeState
+	saved savedAttrs // its buffers are kept when the node is reused
+}
+
+// nodeState is everything a reused node starts again from zero.
+type nodeState struct {
 	atom        a.Atom
 	name        string // lower-cased tag name (interned)
 	ns          uint8
@@ -32,7 +38,6 @@ type node struct {
 	layout      filter.Layout
 	pos         filter.Pos
 	fmtKey      uint64 // formatting elements: identity of the attributes (Noah's Ark)
-	saved       savedAttrs
 }
 
 // savedAttrs is what cloning a formatting element needs of its attributes.
@@ -43,7 +48,7 @@ type savedAttrs struct {
 }
 
 // scopeMarker separates the active formatting elements of nested scopes.
-var scopeMarker = &node{name: "#marker"}
+var scopeMarker = &node{nodeState: nodeState{name: "#marker"}}
 
 type insertionMode func(*builder) bool
 
@@ -146,7 +151,7 @@ type builder struct {
 
 func newBuilder(core *filter.Core, z *tokenizer, maxDepth int, links bool) *builder {
 	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth, links: links && core.WantsLinks()}
-	b.doc = &node{name: "#document", open: 1, scope: core.Root()}
+	b.doc = &node{nodeState: nodeState{name: "#document", open: 1, scope: core.Root()}}
 	b.im = initialIM
 	return b
 }
@@ -173,9 +178,8 @@ func (b *builder) maybeFree(n *node) {
 	if n.open != 0 || n.inAFE || n.pinned != 0 || n == b.doc || n == scopeMarker {
 		return
 	}
-	saved := n.saved
-	*n = node{}
-	n.saved = savedAttrs{class: saved.class[:0], href: saved.href[:0], rel: saved.rel[:0]}
+	n.nodeState = nodeState{}
+	n.saved = savedAttrs{class: n.saved.class[:0], href: n.saved.href[:0], rel: n.saved.rel[:0]}
 	b.free = append(b.free, n)
 }
 
