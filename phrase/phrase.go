@@ -11,7 +11,6 @@
 package phrase
 
 import (
-	"bufio"
 	"io"
 	"unicode/utf8"
 )
@@ -33,6 +32,9 @@ var (
 	wordSep   = []byte(" ")
 )
 
+// plainBuffer is how much plain-mode text is gathered per write.
+const plainBuffer = 4 << 10
+
 // MaxLineChunk bounds the line buffer of line mode: a longer line is handed
 // over in pieces of at most this many bytes, with the same line number.
 const MaxLineChunk = 64 << 10
@@ -47,7 +49,8 @@ type Line struct {
 
 // Writer turns text pieces and boundaries into the plain text format.
 type Writer struct {
-	out     *bufio.Writer
+	out     io.Writer // plain mode: where buf goes when it is full, and at Flush
+	buf     []byte
 	onLine  func(Line) error
 	line    []byte
 	pending sep
@@ -60,7 +63,7 @@ type Writer struct {
 
 // NewWriter writes the plain text format to w.
 func NewWriter(w io.Writer) *Writer {
-	return &Writer{out: bufio.NewWriterSize(w, 4<<10), phrase: 1, lineNo: 1}
+	return &Writer{out: w, buf: make([]byte, 0, plainBuffer), phrase: 1, lineNo: 1}
 }
 
 // NewLineWriter calls fn for every line instead of writing text (line mode),
@@ -179,11 +182,16 @@ func (w *Writer) put(b []byte) {
 		return
 	}
 	if w.onLine == nil {
-		if len(b) == 1 {
-			w.err = w.out.WriteByte(b[0]) // separators: much cheaper than Write
-			return
+		if len(w.buf)+len(b) > cap(w.buf) {
+			if w.writeBuf(); w.err != nil {
+				return
+			}
+			if len(b) > cap(w.buf) {
+				_, w.err = w.out.Write(b)
+				return
+			}
 		}
-		_, w.err = w.out.Write(b)
+		w.buf = append(w.buf, b...)
 		return
 	}
 	if b[0] == '\n' {
@@ -226,7 +234,15 @@ func (w *Writer) Flush() error {
 		}
 	}
 	if w.out != nil && w.err == nil {
-		w.err = w.out.Flush()
+		w.writeBuf()
 	}
 	return w.err
+}
+
+// writeBuf hands the gathered plain text to the output.
+func (w *Writer) writeBuf() {
+	if len(w.buf) > 0 {
+		_, w.err = w.out.Write(w.buf)
+		w.buf = w.buf[:0]
+	}
 }
