@@ -62,6 +62,16 @@ func (p Pos) Advance(b []byte) Pos {
 	return p
 }
 
+// AdvanceInLine returns the position after n bytes, starting at p, when
+// none of them is a CR or an LF: the caller knows, so the bytes need no
+// look.
+func (p Pos) AdvanceInLine(n int) Pos {
+	p.Offset += int64(n)
+	p.Col += n
+	p.afterCR = p.afterCR && n == 0
+	return p
+}
+
 // hasByteBelow14 reports whether b has a byte below 14 (LF is 10, CR 13),
 // a word at a time: the last, partial word is read overlapping the one
 // before it; 4 to 7 bytes are read as two overlapping halves, padded with

@@ -50,3 +50,16 @@ func TestAdvanceMatchesByteByByte(t *testing.T) {
 		}
 	}
 }
+
+// AdvanceInLine is Advance for bytes without a CR or an LF, after any
+// position (after a CR too) and for no bytes at all.
+func TestAdvanceInLineIsAdvanceWithoutLineEnds(t *testing.T) {
+	for _, before := range []string{"", "a", "a\r", "a\n", "\r\n", "a\r\nb"} {
+		start := StartPos.Advance([]byte(before))
+		for _, b := range []string{"", "x", "x y", "\x00\t\x0b\x0c\x0e"} {
+			if got, want := start.AdvanceInLine(len(b)), start.Advance([]byte(b)); got != want {
+				t.Errorf("after %q, %q: %+v, want %+v", before, b, got, want)
+			}
+		}
+	}
+}

@@ -45,12 +45,6 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	if in.encoder != nil {
 		core.EncodeArchive(in.encoder)
 	}
-	pos := filter.StartPos
-	if len(in.bom) > 0 {
-		core.SetPos(pos)
-		core.Archive(in.bom, true)
-		pos = pos.Advance(in.bom)
-	}
 	maxTok := opts.MaxTokenSize
 	if maxTok <= 0 {
 		maxTok = filter.DefaultMaxTokenSize
@@ -60,6 +54,11 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		maxDepth = filter.DefaultMaxDepth
 	}
 	z := newTokenizer(in.r, maxTok)
+	if len(in.bom) > 0 {
+		core.SetPos(z.pos)
+		core.Archive(in.bom, true)
+		z.pos = z.pos.Advance(in.bom)
+	}
 	b := newBuilder(core, z, maxDepth, true)
 	b.archive = core.WantsArchive()
 	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, archive: core.WantsArchive()}
@@ -68,7 +67,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		z.AllowCDATA(top != b.doc && top.ns != nsHTML)
 		tt := z.Next()
 		raw := z.Raw()
-		next := pos.Advance(raw)
+		pos := z.Pos()
 		core.SetPos(pos)
 		b.pos = pos
 		if tt == html.ErrorToken {
@@ -92,7 +91,6 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 			d.eof()
 			return b, filter.LimitError(pos, filter.ErrTooDeep, maxDepth)
 		}
-		pos = next
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/robofilter/robofilter/filter"
 	"golang.org/x/net/html"
 )
 
@@ -43,9 +44,14 @@ type tokenizer struct {
 	win      []byte
 	readSize int // the next read's size: small first, doubling up to maxRead
 
+	// buf[start:noLFBefore] holds no '\n' and buf[start:noCRBefore] no
+	// '\r'; noLineEndBefore is the smaller (see lineends.go).
+	noLFBefore, noCRBefore, noLineEndBefore int
+
 	tt   html.TokenType
-	err  error // sticky: once set, every Next returns an ErrorToken
-	size int   // the current token's raw length
+	err  error      // sticky: once set, every Next returns an ErrorToken
+	size int        // the current token's raw length
+	pos  filter.Pos // where the current token starts (see lineends.go)
 
 	rawTag     string // x/net's rawTag: the next token is raw text up to this element's end tag
 	allowCDATA bool
@@ -88,8 +94,12 @@ const (
 // newTokenizer returns a tokenizer reading r, with x/net's SetMaxBuf
 // limit maxBuf (0: none).
 func newTokenizer(r io.Reader, maxBuf int) *tokenizer {
-	return &tokenizer{r: r, maxBuf: maxBuf, readSize: firstRead}
+	return &tokenizer{r: r, maxBuf: maxBuf, readSize: firstRead, pos: filter.StartPos}
 }
+
+// Pos returns the position of the current token's first byte (Line, Col
+// and Offset count from where the tokenizer started, StartPos unless set).
+func (z *tokenizer) Pos() filter.Pos { return z.pos }
 
 // AllowCDATA is x/net's: whether <![CDATA[...]]> is text (in foreign
 // content) rather than a bogus comment.
@@ -133,6 +143,11 @@ func (z *tokenizer) Raw() []byte {
 
 // Next scans the next token and returns its type.
 func (z *tokenizer) Next() html.TokenType {
+	if z.start+z.size <= z.noLineEndBefore {
+		z.pos = z.pos.AdvanceInLine(z.size) // no line end in the token before
+	} else {
+		z.advancePosOverLineEnds()
+	}
 	z.start += z.size
 	if z.maxBuf > 0 {
 		z.setWindow()
@@ -247,6 +262,7 @@ func (z *tokenizer) handOver(rawTag string) html.TokenType {
 	x.AllowCDATA(z.allowCDATA)
 	z.x = x
 	z.size, z.win = 0, nil
+	z.noLineEndBefore = -1 // every token takes Pos.Advance from here on
 	return z.nextFromX()
 }
 
@@ -293,6 +309,9 @@ func (z *tokenizer) fill() {
 	if cap(z.buf)-len(z.buf) < z.readSize {
 		if z.start > 0 {
 			n := copy(z.buf, z.buf[z.start:])
+			z.noLFBefore -= z.start
+			z.noCRBefore -= z.start
+			z.noLineEndBefore -= z.start
 			z.buf, z.start = z.buf[:n], 0
 		}
 		if cap(z.buf)-len(z.buf) < z.readSize {

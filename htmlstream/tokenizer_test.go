@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"io"
 	"maps"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/robofilter/robofilter/filter"
 	"golang.org/x/net/html"
 )
 
@@ -47,19 +49,20 @@ func driveRule(rule, index int, name []byte) (allowCDATA, notRawText bool) {
 type tokenTrace struct {
 	tt      html.TokenType
 	raw     string
-	text    string // Text() for text, comments and doctypes, then a second call (which is empty)
-	name    string // TagName() for tags, then a second call (which is nil)
+	pos     filter.Pos // ours: its Pos(); x/net's: Pos.Advance over the raw bytes before
+	text    string     // Text() for text, comments and doctypes, then a second call (which is empty)
+	name    string     // TagName() for tags, then a second call (which is nil)
 	attrs   []string
 	err     error
 	errText string
 }
 
 func (tr tokenTrace) String() string {
-	return fmt.Sprintf("%v raw=%q text=%q name=%q attrs=%q err=%v", tr.tt, tr.raw, tr.text, tr.name, tr.attrs, tr.errText)
+	return fmt.Sprintf("%v raw=%q pos=%+v text=%q name=%q attrs=%q err=%v", tr.tt, tr.raw, tr.pos, tr.text, tr.name, tr.attrs, tr.errText)
 }
 
 func (tr tokenTrace) equal(o tokenTrace) bool {
-	return tr.tt == o.tt && tr.raw == o.raw && tr.text == o.text && tr.name == o.name &&
+	return tr.tt == o.tt && tr.raw == o.raw && tr.pos == o.pos && tr.text == o.text && tr.name == o.name &&
 		strings.Join(tr.attrs, "\x00") == strings.Join(o.attrs, "\x00") && tr.err == o.err
 }
 
@@ -67,11 +70,16 @@ func (tr tokenTrace) equal(o tokenTrace) bool {
 // token but the last has raw bytes).
 func trace(z tokenSource, rule, maxTokens int) []tokenTrace {
 	var out []tokenTrace
+	pos := filter.StartPos
 	for i := 0; i <= maxTokens; i++ {
 		allow, _ := driveRule(rule, i, nil)
 		z.AllowCDATA(allow)
 		tt := z.Next()
-		tr := tokenTrace{tt: tt, raw: string(z.Raw())} // before Text: x/net's Text rewrites Raw
+		tr := tokenTrace{tt: tt, raw: string(z.Raw()), pos: pos} // before Text: x/net's Text rewrites Raw
+		if ours, ok := z.(*tokenizer); ok {
+			tr.pos = ours.Pos()
+		}
+		pos = pos.Advance(z.Raw())
 		switch tt {
 		case html.TextToken, html.CommentToken, html.DoctypeToken:
 			tr.text = string(z.Text()) + "|" + string(z.Text())
@@ -492,5 +500,40 @@ func TestTokenizerAllocationsAreFlatInPageSize(t *testing.T) {
 	t.Logf("allocations: %.0f on 256 KiB, %.0f on 2 MiB", small, large)
 	if large > small+8 {
 		t.Errorf("allocations grow with the page: %.0f on 256 KiB, %.0f on 2 MiB", small, large)
+	}
+}
+
+// The tokenizer's positions skip Pos.Advance for tokens before the next
+// line end it has found (see lineends.go); they must be Advance's, token by
+// token (compareTokenizers compares them), with CR, LF and CRLF anywhere:
+// at the ends of tokens and of reads, and past where the tokenizer looked.
+func TestTokenizerPositionsAtEveryChunking(t *testing.T) {
+	inputs := []string{
+		"a\rb", "a\r\nb", "a\n\rb", "\r", "\n", "\r\n", "\r\r\n\n", "a\r<p>\nb", "a\r\n<p>\r\n</p>\r", "<p>x\r</p>\ny",
+		"<a href=\"x\r\ny\"\rclass=z\n>t\r\n\r\n</a>", "<!--\r\n-->\r<!---->\n", "<!DOCTYPE html\r>\r\n<html>",
+		"<script>\r\nx\r</script>\r\n<style>\n</style>", "<title>a\r\nb</title>\r", "<textarea>\r\n</textarea>\n",
+		"<plaintext>a\r\nb\rc\nd", "<svg><![CDATA[\r\n]]>\r</svg>", "x\r", "<a\r", "<!--\r", "&amp;\r\n&lt;\n",
+		strings.Repeat("word ", 30) + "\r\n" + strings.Repeat("<b>x</b>", 40) + "\n\n" + strings.Repeat("y", 70) + "\r",
+	}
+	rng := rand.New(rand.NewSource(1))
+	pieces := []string{"a", "bc ", "\r", "\n", "\r\n", "<p>", "</p>", "<a b=\"\r\n\">", "<!--\n-->", "&amp;", "<script>\r</script>", "xyz\r\n"}
+	for range 60 {
+		var b strings.Builder
+		for range rng.Intn(80) {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		inputs = append(inputs, b.String())
+	}
+	for _, in := range inputs {
+		src := []byte(in)
+		kinds := []readerKind{wholeReader, oneByte, halfReader, dataErr, stalling}
+		for n := 2; n <= 17; n++ {
+			kinds = append(kinds, chunks(n))
+		}
+		for _, rk := range kinds {
+			for _, maxBuf := range []int{0, 5, 16} {
+				compareTokenizers(t, "line ends", src, rk, maxBuf, 1)
+			}
+		}
 	}
 }

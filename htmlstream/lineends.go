@@ -1,0 +1,38 @@
+package htmlstream
+
+import "bytes"
+
+// Positions. Most tokens hold no line end, and a token is about ten bytes
+// long: calling Pos.Advance on each costs more than the token's scan. The
+// tokenizer keeps the next line feed and the next carriage return after
+// the current token in view, so a token that ends before both moves the
+// position by its length alone; only a token that holds one (or reaches
+// past what was searched) takes Advance, and then the search goes on
+// from its end. Each byte is searched about once for each of the two.
+
+// advancePosOverLineEnds moves pos past the current token when it may
+// hold a line end (Next moves it past the others itself). It searches
+// the buffer again beyond the token for the line ends it passed.
+func (z *tokenizer) advancePosOverLineEnds() {
+	z.pos = z.pos.Advance(z.Raw())
+	if z.x != nil {
+		return // x/net's tokenizer holds the input now: no window to search
+	}
+	end := z.start + z.size
+	if end > z.noLFBefore {
+		z.noLFBefore = indexFrom(z.buf, end, '\n')
+	}
+	if end > z.noCRBefore {
+		z.noCRBefore = indexFrom(z.buf, end, '\r')
+	}
+	z.noLineEndBefore = min(z.noLFBefore, z.noCRBefore)
+}
+
+// indexFrom returns the index of the first c in b at or after i, or
+// len(b).
+func indexFrom(b []byte, i int, c byte) int {
+	if k := bytes.IndexByte(b[i:], c); k >= 0 {
+		return i + k
+	}
+	return len(b)
+}
