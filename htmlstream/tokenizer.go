@@ -1068,6 +1068,17 @@ func (z *tokenizer) TagName() (name []byte, hasAttr bool) {
 	return z.lowerName(s), z.attrsRead < len(z.attrs)
 }
 
+// tagNameAsIs returns the current tag's name as it stands in the input
+// (TagName's lower-cased, with NUL replaced), and whether the tag has
+// attributes to read with TagAttr; after the hand-over, x/net's TagName.
+// Only for tags, and before TagName.
+func (z *tokenizer) tagNameAsIs() (name []byte, hasAttr bool) {
+	if z.x != nil {
+		return z.x.TagName()
+	}
+	return z.win[z.data.start:z.data.end], len(z.attrs) > 0
+}
+
 // TagAttr returns a start tag's next attribute: its name as TagName's,
 // its value with newlines normalised, NUL replaced by U+FFFD and character
 // references replaced (by the rules for attribute values), and whether

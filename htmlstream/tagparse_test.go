@@ -1,0 +1,47 @@
+package htmlstream
+
+import (
+	"testing"
+
+	a "golang.org/x/net/html/atom"
+)
+
+// The name cache gives what lower-casing the name (as TagName does) and
+// atom.Lookup give, for names of every length, in either case, with NULs,
+// with the bytes after them anything, and at the end of their buffer.
+func TestNameCacheIsLookupOfTheLowerCaseName(t *testing.T) {
+	names := []string{"a", "A", "b", "p", "P", "br", "Br", "bR", "div", "DIV", "span", "SPAN", "table", "tbody", "script",
+		"noindex", "NOINDEX", "section", "noscript", "NoScript", "abcdefgh", "abcdefghi", "blockquote", "figcaption",
+		"my-widget", "ytd-thumbnail", "foreignObject", "annotation-xml", "x\x00", "\x00", "a\x00b", "\x00\x00\x00\x00\x00\x00\x00\x00",
+		"é", "É", "svg", "math", "font-face", "q", "Q", "s", "i", "u", "em", "EM", "h1", "h2", "h6", "h7"}
+	d := &driver{z: newTokenizer(nil, 0)}
+	lower := func(s string) string {
+		var b []byte
+		for _, c := range []byte(s) {
+			switch {
+			case c == 0:
+				b = append(b, "\uFFFD"...)
+			case 'A' <= c && c <= 'Z':
+				b = append(b, c+'a'-'A')
+			default:
+				b = append(b, c)
+			}
+		}
+		return string(b)
+	}
+	for round := range 3 {
+		for i, name := range names {
+			for _, after := range []string{"", ">", " class=x>", "\x00\x00\x00\x00\x00\x00\x00\x00"} {
+				buf := []byte(name + after)
+				asIs := buf[:len(name):len(buf)] // the bytes after the name are read, then masked off
+				gotAtom, gotName := d.names.lookup(d, asIs)
+				want := lower(name)
+				wantAtom := a.Lookup([]byte(want))
+				if gotAtom != wantAtom || gotName != want {
+					t.Fatalf("round %d, name %d %q followed by %q: %v %q, want %v %q", round, i, name, after, gotAtom, gotName, wantAtom, want)
+				}
+				d.z.out = d.z.out[:0]
+			}
+		}
+	}
+}
