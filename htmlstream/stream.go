@@ -2,7 +2,6 @@ package htmlstream
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -84,7 +83,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 			}
 			return b, &filter.PosError{Pos: pos, Err: fmt.Errorf("reading: %w", z.Err())}
 		}
-		d.plainText = tt == html.TextToken && isPlainText(raw)
+		d.plainText = tt == html.TextToken && z.textIsPlain()
 		d.raw = raw // Text, TagName and TagAttr leave these bytes as they are
 		d.token(tt)
 		if b.depthErr {
@@ -106,63 +105,10 @@ type driver struct {
 	raw      []byte // the token's bytes, borrowed from the tokenizer
 	attrs    []attr // reused from tag to tag
 	archive  bool   // the archive copy is wanted
-	// plainText: the current text token is its raw bytes (see isPlainText).
+	// plainText: the current text token is its raw bytes (see textIsPlain).
 	plainText bool
 	names     nameCache    // tag names' atoms
 	interned  filter.Names // unknown elements' names
-}
-
-// textSpecial marks the bytes on which the tokenizer's Text() changes a
-// text token: carriage returns (newline conversion), '&' (character
-// references) and NUL (replaced in some contexts).
-var textSpecial = [256]bool{'\r': true, '&': true, 0: true}
-
-// isPlainText reports whether Text() would return a text token's raw bytes
-// unchanged, so the driver can use Raw() and skip Text()'s two passes over
-// the bytes. For a text token, Text() returns the token's data, which is
-// all of Raw() except for a CDATA section (raw "<![CDATA[...]]>", data its
-// inside; no other text token starts with "<!"), and changes it only at the
-// bytes textSpecial marks.
-func isPlainText(raw []byte) bool {
-	if len(raw) > 1 && raw[0] == '<' && raw[1] == '!' {
-		return false
-	}
-	return !hasTextSpecial(raw)
-}
-
-// hasTextSpecial reports whether b has a byte textSpecial marks, a word at
-// a time: the last, partial word is read overlapping the one before it;
-// 4 to 7 bytes are read as two overlapping halves, padded with 0xFF (not
-// a special byte).
-func hasTextSpecial(b []byte) bool {
-	n := len(b)
-	const pad = 0xFFFFFFFF << 32
-	switch {
-	case n < 4:
-		for _, c := range b {
-			if textSpecial[c] {
-				return true
-			}
-		}
-		return false
-	case n < 8:
-		return wordHasTextSpecial(uint64(binary.LittleEndian.Uint32(b))|pad) ||
-			wordHasTextSpecial(uint64(binary.LittleEndian.Uint32(b[n-4:]))|pad)
-	}
-	for i := 0; i+8 <= n; i += 8 {
-		if wordHasTextSpecial(binary.LittleEndian.Uint64(b[i:])) {
-			return true
-		}
-	}
-	return n%8 != 0 && wordHasTextSpecial(binary.LittleEndian.Uint64(b[n-8:]))
-}
-
-// wordHasTextSpecial: a word has one of the bytes iff it, or it xor that
-// byte in every lane, has a zero byte.
-func wordHasTextSpecial(x uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	amp, cr := x^('&'*ones), x^('\r'*ones)
-	return ((x-ones)&^x|(amp-ones)&^amp|(cr-ones)&^cr)&highs != 0
 }
 
 func (d *driver) token(tt html.TokenType) {
@@ -265,7 +211,7 @@ func (d *driver) ownTagArchived(x a.Atom) bool {
 
 // text returns the current text token's character data as UTF-8.
 // It also reports whether that is the token's raw bytes and they are plain
-// text (isPlainText: in particular, no NUL).
+// text (textIsPlain: in particular, no NUL).
 func (d *driver) text() (data []byte, plain bool) {
 	if d.dec == nil {
 		var t []byte

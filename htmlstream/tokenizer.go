@@ -58,6 +58,7 @@ type tokenizer struct {
 
 	data       span // text, comment or doctype data, or a tag's name
 	textIsRaw  bool // the text is not unescaped (script, style and the like)
+	plain      bool // see textIsPlain
 	convertNUL bool // Text replaces NUL with U+FFFD (raw text, CDATA)
 	attrs      []attrSpan
 	attrsRead  int
@@ -159,7 +160,7 @@ func (z *tokenizer) Next() html.TokenType {
 	z.attrs = z.attrs[:0]
 	z.attrsRead = 0
 	z.out = z.out[:0]
-	z.textIsRaw, z.convertNUL = false, false
+	z.textIsRaw, z.convertNUL, z.plain = false, false, false
 	if z.x != nil || z.err != nil || z.rawTag != "" {
 		return z.nextOtherState()
 	}
@@ -215,6 +216,7 @@ func (z *tokenizer) scanRawText() (html.TokenType, bool) {
 	}
 	if end > 0 {
 		z.size, z.data, z.convertNUL = end, span{0, end}, true
+		z.plain = !hasTextSpecial(z.win[:end])
 		return html.TextToken, true
 	}
 	// No raw text: the end tag follows at once, read as usual.
@@ -236,6 +238,7 @@ func (z *tokenizer) textToEnd(textIsRaw, convertNUL bool) (html.TokenType, bool)
 	}
 	z.size, z.data = n, span{0, n}
 	z.textIsRaw, z.convertNUL = textIsRaw, convertNUL
+	z.plain = !hasTextSpecial(z.buf[z.start:])
 	return html.TextToken, true
 }
 
@@ -410,12 +413,16 @@ func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 // comment or the like, or that construct.
 func (z *tokenizer) scanData() (html.TokenType, bool) {
 	win, lt := z.win, 0
+	// plain: no byte that textSpecial marks in win[:lt], as far as
+	// indexLT looked; it looks at all of them until the window ends.
+	plain, looked := true, true
 	for {
 		if lt < len(win) && win[lt] == '<' {
 			// Most tokens after text start here.
-		} else if k := bytes.IndexByte(win[lt:], '<'); k >= 0 {
-			lt += k
+		} else if k := indexLT(win, lt, &plain); k >= 0 {
+			lt = k
 		} else {
+			plain, looked = false, false // the text is looked at once it ends
 			var ok bool
 			if lt, ok = z.find(len(win), '<'); !ok {
 				return z.textToEnd(false, false)
@@ -434,7 +441,10 @@ func (z *tokenizer) scanData() (html.TokenType, bool) {
 			continue
 		}
 		if lt > 0 {
-			z.size, z.data = lt, span{0, lt}
+			if !looked {
+				plain = !hasTextSpecial(win[:lt])
+			}
+			z.size, z.data, z.plain = lt, span{0, lt}, plain
 			return html.TextToken, true
 		}
 		switch c {

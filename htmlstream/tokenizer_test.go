@@ -83,6 +83,10 @@ func trace(z tokenSource, rule, maxTokens int) []tokenTrace {
 		switch tt {
 		case html.TextToken, html.CommentToken, html.DoctypeToken:
 			tr.text = string(z.Text()) + "|" + string(z.Text())
+			if ours, ok := z.(*tokenizer); ok && tt == html.TextToken && ours.textIsPlain() &&
+				(tr.text != tr.raw+"|" || strings.Contains(tr.raw, "\x00")) {
+				tr.text += " (but textIsPlain)"
+			}
 		case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
 			name, more := z.TagName()
 			again, moreAgain := z.TagName()
