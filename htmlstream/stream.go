@@ -61,9 +61,11 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	b := newBuilder(core, z, maxDepth, true)
 	b.archive = core.WantsArchive()
 	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, archive: core.WantsArchive()}
-	for {
+	z.cdataAllowed = func() bool { // in foreign content
 		top := b.top()
-		z.AllowCDATA(top != b.doc && top.ns != nsHTML)
+		return top != b.doc && top.ns != nsHTML
+	}
+	for {
 		tt := z.Next()
 		raw := z.Raw()
 		pos := z.Pos()

@@ -39,10 +39,11 @@ type tokenizer struct {
 	// buf[start:] is the current token and the input read after it; win
 	// is the part the scanners may look at: all of it, or, under maxBuf,
 	// as much of it as a token may read without failing.
-	buf      []byte
-	start    int
-	win      []byte
-	readSize int // the next read's size: small first, doubling up to maxRead
+	buf        []byte
+	start      int
+	win        []byte
+	winClipped bool // win ends before buf (under maxBuf)
+	readSize   int  // the next read's size: small first, doubling up to maxRead
 
 	// buf[start:noLFBefore] holds no '\n' and buf[start:noCRBefore] no
 	// '\r'; noLineEndBefore is the smaller (see lineends.go).
@@ -55,6 +56,10 @@ type tokenizer struct {
 
 	rawTag     string // x/net's rawTag: the next token is raw text up to this element's end tag
 	allowCDATA bool
+	// cdataAllowed, when set, is asked instead of allowCDATA, and only
+	// where it matters ("<![" in the data state; after the hand-over,
+	// before each token): the driver need not say it before every token.
+	cdataAllowed func() bool
 
 	data       span // text, comment or doctype data, or a tag's name
 	textIsRaw  bool // the text is not unescaped (script, style and the like)
@@ -111,6 +116,14 @@ func (z *tokenizer) AllowCDATA(allow bool) {
 	}
 }
 
+// allowsCDATA reports whether CDATA is allowed now (see cdataAllowed).
+func (z *tokenizer) allowsCDATA() bool {
+	if z.cdataAllowed != nil {
+		return z.cdataAllowed()
+	}
+	return z.allowCDATA
+}
+
 // NextIsNotRawText is x/net's: the next token is not raw text even though
 // the start tag just read (<title>, <script>...) would make it so.
 func (z *tokenizer) NextIsNotRawText() {
@@ -150,10 +163,9 @@ func (z *tokenizer) Next() html.TokenType {
 		z.advancePosOverLineEnds()
 	}
 	z.start += z.size
-	if z.maxBuf > 0 {
-		z.setWindow()
-	} else {
-		z.win = z.win[z.size:] // what setWindow would make, more cheaply
+	z.win = z.win[z.size:]
+	if z.winClipped {
+		z.setWindow() // the window's end moves too
 	}
 	z.size = 0
 	z.data = span{}
@@ -262,7 +274,6 @@ func (z *tokenizer) handOver(rawTag string) html.TokenType {
 	if prefix != "" {
 		x.Next()
 	}
-	x.AllowCDATA(z.allowCDATA)
 	z.x = x
 	z.size, z.win = 0, nil
 	z.noLineEndBefore = -1 // every token takes Pos.Advance from here on
@@ -270,6 +281,7 @@ func (z *tokenizer) handOver(rawTag string) html.TokenType {
 }
 
 func (z *tokenizer) nextFromX() html.TokenType {
+	z.x.AllowCDATA(z.allowsCDATA())
 	z.tt = z.x.Next()
 	z.xRaw = append(z.xRaw[:0], z.x.Raw()...)
 	return z.tt
@@ -287,6 +299,7 @@ func (z *tokenizer) setWindow() {
 		end = z.start + z.maxBuf - 1
 	}
 	z.win = z.buf[z.start:end]
+	z.winClipped = end < len(z.buf)
 }
 
 // more makes win hold at least n bytes, reading as needed. It reports
@@ -513,7 +526,7 @@ func (z *tokenizer) scanMarkupDecl() (html.TokenType, bool) {
 		z.size, z.data = gt+1, span{i, gt}
 		return html.DoctypeToken, true
 	}
-	if z.allowCDATA {
+	if z.allowsCDATA() {
 		if match, ok := z.keyword(2, "[CDATA[", false); !ok {
 			return 0, false
 		} else if match {

@@ -71,9 +71,21 @@ func (tr tokenTrace) equal(o tokenTrace) bool {
 func trace(z tokenSource, rule, maxTokens int) []tokenTrace {
 	var out []tokenTrace
 	pos := filter.StartPos
-	for i := 0; i <= maxTokens; i++ {
-		allow, _ := driveRule(rule, i, nil)
-		z.AllowCDATA(allow)
+	i := 0
+	ours, asked := z.(*tokenizer)
+	if asked = asked && rule == 1; asked {
+		// Asked when it matters, as the driver does, instead of told
+		// (rule 1 allows CDATA from the first token on).
+		ours.cdataAllowed = func() bool {
+			allow, _ := driveRule(rule, i, nil)
+			return allow
+		}
+	}
+	for ; i <= maxTokens; i++ {
+		if !asked {
+			allow, _ := driveRule(rule, i, nil)
+			z.AllowCDATA(allow)
+		}
 		tt := z.Next()
 		tr := tokenTrace{tt: tt, raw: string(z.Raw()), pos: pos} // before Text: x/net's Text rewrites Raw
 		if ours, ok := z.(*tokenizer); ok {
