@@ -67,7 +67,6 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	}
 	for {
 		tt := z.Next()
-		raw := z.Raw()
 		pos := z.Pos()
 		core.SetPos(pos)
 		b.pos = pos
@@ -75,7 +74,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 			if z.Err() == io.EOF {
 				// A tag or comment cut off by the end of input is no token,
 				// but its bytes are part of the document.
-				core.Archive(raw, core.ArchiveOn(b.top().scope))
+				core.Archive(z.Raw(), core.ArchiveOn(b.top().scope))
 				d.eof()
 				return b, nil
 			}
@@ -85,8 +84,6 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 			}
 			return b, &filter.PosError{Pos: pos, Err: fmt.Errorf("reading: %w", z.Err())}
 		}
-		d.plainText = tt == html.TextToken && z.textIsPlain()
-		d.raw = raw // Text, TagName and TagAttr leave these bytes as they are
 		d.token(tt)
 		if b.depthErr {
 			d.eof()
@@ -104,13 +101,10 @@ type driver struct {
 	// fallback decodes a text token that is not valid UTF-8 in a document
 	// no label declares (see openInput).
 	fallback *encoding.Decoder
-	raw      []byte // the token's bytes, borrowed from the tokenizer
-	attrs    []attr // reused from tag to tag
-	archive  bool   // the archive copy is wanted
-	// plainText: the current text token is its raw bytes (see textIsPlain).
-	plainText bool
-	names     nameCache    // tag names' atoms
-	interned  filter.Names // unknown elements' names
+	attrs    []attr       // reused from tag to tag
+	archive  bool         // the archive copy is wanted
+	names    nameCache    // tag names' atoms
+	interned filter.Names // unknown elements' names
 }
 
 func (d *driver) token(tt html.TokenType) {
@@ -129,7 +123,7 @@ func (d *driver) token(tt html.TokenType) {
 			} else if b.textOn {
 				on = true
 			}
-			c.Archive(d.raw, on)
+			c.Archive(d.z.Raw(), on)
 		}
 	case html.StartTagToken, html.SelfClosingTagToken:
 		d.readTag(tt)
@@ -143,7 +137,7 @@ func (d *driver) token(tt html.TokenType) {
 			return
 		}
 		if b.tokNode == nil {
-			c.Archive(d.raw, c.ArchiveOn(b.top().scope))
+			c.Archive(d.z.Raw(), c.ArchiveOn(b.top().scope))
 			return
 		}
 		parentOn, selfOn := c.ArchiveOn(b.tokParent), c.ArchiveOn(b.tokScope)
@@ -151,10 +145,10 @@ func (d *driver) token(tt html.TokenType) {
 		case parentOn && !selfOn && b.tokVoid:
 			c.Elide()
 		case parentOn && !selfOn:
-			c.Archive(d.raw, true)
+			c.Archive(d.z.Raw(), true)
 			c.Elide()
 		default:
-			c.Archive(d.raw, parentOn || selfOn)
+			c.Archive(d.z.Raw(), parentOn || selfOn)
 		}
 	case html.EndTagToken:
 		before := d.archive && c.ArchiveOn(b.top().scope)
@@ -173,7 +167,7 @@ func (d *driver) token(tt html.TokenType) {
 			// the end), but they are the region's own end tags.
 			on = d.ownTagArchived(b.tok.atom)
 		}
-		c.Archive(d.raw, on)
+		c.Archive(d.z.Raw(), on)
 	case html.CommentToken:
 		before := d.archive && c.ArchiveOn(b.top().scope)
 		data := d.z.Text()
@@ -182,14 +176,14 @@ func (d *driver) token(tt html.TokenType) {
 		b.parseCurrentToken()
 		CommentMarker(c, data)
 		if d.archive {
-			c.Archive(d.raw, before || c.ArchiveOn(b.top().scope))
+			c.Archive(d.z.Raw(), before || c.ArchiveOn(b.top().scope))
 		}
 	case html.DoctypeToken:
 		b.tok.setText(d.z.Text())
 		b.tok.typ = tt
 		b.parseCurrentToken()
 		if d.archive {
-			c.Archive(d.raw, c.ArchiveOn(b.top().scope))
+			c.Archive(d.z.Raw(), c.ArchiveOn(b.top().scope))
 		}
 	}
 }
@@ -216,14 +210,15 @@ func (d *driver) ownTagArchived(x a.Atom) bool {
 // text (textIsPlain: in particular, no NUL).
 func (d *driver) text() (data []byte, plain bool) {
 	if d.dec == nil {
+		plain := d.z.textIsPlain()
 		var t []byte
-		if d.plainText {
-			t = d.raw
+		if plain {
+			t = d.z.Raw() // which Text would copy
 		} else {
 			t = d.z.Text()
 		}
 		if d.fallback == nil || utf8.Valid(t) {
-			return t, d.plainText
+			return t, plain
 		}
 		return d.decodeRaw(d.fallback), false
 	}
@@ -233,9 +228,10 @@ func (d *driver) text() (data []byte, plain bool) {
 // decodeRaw decodes the token's own bytes, then resolves character
 // references (which are Unicode, not the charset).
 func (d *driver) decodeRaw(dec *encoding.Decoder) []byte {
-	out, err := dec.Bytes(d.raw)
+	raw := d.z.Raw()
+	out, err := dec.Bytes(raw)
 	if err != nil {
-		out = bytes.ToValidUTF8(d.raw, []byte("\uFFFD"))
+		out = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
 	}
 	switch d.b.top().atom {
 	case a.Script, a.Style, a.Xmp, a.Iframe, a.Noembed, a.Noframes, a.Noscript, a.Plaintext:

@@ -642,7 +642,9 @@ func (z *tokenizer) scanTag(i int, end bool) (html.TokenType, bool) {
 	if end {
 		return html.EndTagToken, true
 	}
-	z.setRawTag()
+	if n := z.data.end - z.data.start; n < 16 && rawTextLengths[win[z.data.start]|0x20]>>n&1 != 0 {
+		z.setRawTag()
+	}
 	// "/>" closes the tag unless that '/' is the last byte of the last
 	// attribute's unquoted value (<a href=/>).
 	if win[i-2] == '/' && (len(z.attrs) == 0 || i-2 != z.attrs[len(z.attrs)-1].val.end-1) {
@@ -848,6 +850,18 @@ func isName(name []byte, lower string) bool {
 	}
 	return true
 }
+
+// rawTextLengths has, for the first letter of each element whose content
+// is raw text (in lower case), a bit for the length of its name: most
+// start tags are no such element by these two bytes alone.
+var rawTextLengths = func() (lengths [256]uint16) {
+	for _, names := range [][]string{rawText3, rawText5, rawText6, rawText7, rawText8, rawText9} {
+		for _, e := range names {
+			lengths[e[0]] |= 1 << len(e)
+		}
+	}
+	return lengths
+}()
 
 // The elements whose content is raw text, by the length of their names.
 var (
