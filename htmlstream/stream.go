@@ -117,11 +117,13 @@ func (d *driver) token(tt html.TokenType) {
 		b.textOn, b.textOff = false, false
 		b.parseCurrentToken()
 		if d.archive {
-			on := c.ArchiveOn(b.top().scope)
+			// Where the text landed decides; text that landed nowhere
+			// (whitespace the modes drop) follows the current node.
+			on := b.textOn
 			if b.textOff {
 				on = false
-			} else if b.textOn {
-				on = true
+			} else if !b.textOn {
+				on = c.ArchiveOn(b.top().scope)
 			}
 			c.Archive(d.z.Raw(), on)
 		}
@@ -140,15 +142,18 @@ func (d *driver) token(tt html.TokenType) {
 			c.Archive(d.z.Raw(), c.ArchiveOn(b.top().scope))
 			return
 		}
-		parentOn, selfOn := c.ArchiveOn(b.tokParent), c.ArchiveOn(b.tokScope)
-		switch {
-		case parentOn && !selfOn && b.tokVoid:
+		if c.ArchiveOn(b.tokScope) {
+			c.Archive(d.z.Raw(), true)
+			return
+		}
+		switch parentOn := c.ArchiveOn(b.tokParent); {
+		case parentOn && b.tokVoid:
 			c.Elide()
-		case parentOn && !selfOn:
+		case parentOn:
 			c.Archive(d.z.Raw(), true)
 			c.Elide()
 		default:
-			c.Archive(d.z.Raw(), parentOn || selfOn)
+			c.Archive(d.z.Raw(), false)
 		}
 	case html.EndTagToken:
 		before := d.archive && c.ArchiveOn(b.top().scope)
