@@ -17,6 +17,9 @@ func (d *driver) readTag(tt html.TokenType) {
 	t := &d.b.tok
 	*t = token{typ: tt, attrs: d.attrs[:0]}
 	name, more := d.z.tagNameAsIs()
+	if name == nil {
+		name, more = d.z.TagName() // lower case already: the cache takes it as it stands
+	}
 	t.atom, t.name = d.names.lookup(d, name)
 	for more { // never for an end tag: the tokenizer keeps none of its attributes
 		var k, v []byte

@@ -1106,12 +1106,12 @@ func (z *tokenizer) TagName() (name []byte, hasAttr bool) {
 }
 
 // tagNameAsIs returns the current tag's name as it stands in the input
-// (TagName's lower-cased, with NUL replaced), and whether the tag has
-// attributes to read with TagAttr; after the hand-over, x/net's TagName.
-// Only for tags, and before TagName.
+// (TagName's is lower-cased, with NUL replaced), and whether the tag has
+// attributes to read with TagAttr. Only for tags, before TagName; nil
+// after the hand-over, where TagName has the name.
 func (z *tokenizer) tagNameAsIs() (name []byte, hasAttr bool) {
 	if z.x != nil {
-		return z.x.TagName()
+		return nil, false
 	}
 	return z.win[z.data.start:z.data.end], len(z.attrs) > 0
 }
