@@ -634,7 +634,11 @@ func (z *tokenizer) scanTag(i int, end bool) (html.TokenType, bool) {
 			return 0, false
 		}
 		win = z.win
-		if !end && a.key.start < a.key.end {
+		switch {
+		case end || a.key.start == a.key.end:
+		case len(z.attrs) == 0:
+			z.attrs = append(z.attrs, a) // no name before it to be the same
+		default:
 			z.keepAttr(a)
 		}
 	}
