@@ -61,6 +61,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	b := newBuilder(core, z, maxDepth, true)
 	b.archive = core.WantsArchive()
 	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, archive: core.WantsArchive()}
+	d.utf8 = d.dec == nil && d.fallback == nil
 	z.cdataAllowed = func() bool { // in foreign content
 		top := b.top()
 		return top != b.doc && top.ns != nsHTML
@@ -101,6 +102,7 @@ type driver struct {
 	// fallback decodes a text token that is not valid UTF-8 in a document
 	// no label declares (see openInput).
 	fallback *encoding.Decoder
+	utf8     bool         // neither dec nor fallback: the input is read as UTF-8
 	attrs    []attr       // reused from tag to tag
 	archive  bool         // the archive copy is wanted
 	names    nameCache    // tag names' atoms
@@ -111,7 +113,13 @@ func (d *driver) token(tt html.TokenType) {
 	b, c := d.b, d.core
 	switch tt {
 	case html.TextToken:
-		data, plain := d.text()
+		var data []byte
+		plain := d.utf8 && d.z.textIsPlain()
+		if plain {
+			data = d.z.Raw() // which Text would copy
+		} else {
+			data, plain = d.text()
+		}
 		b.tok.setText(data)
 		b.tok.noNUL = plain
 		b.textOn, b.textOff = false, false
