@@ -20,7 +20,11 @@ func (d *driver) readTag(tt html.TokenType) {
 	if name == nil {
 		name, more = d.z.TagName() // lower case already: the cache takes it as it stands
 	}
-	t.atom, t.name = d.names.lookup(d, name)
+	if e := d.names.cached(name); e != nil {
+		t.atom, t.name = e.atom, e.name
+	} else {
+		t.atom, t.name = d.names.lookup(d, name)
+	}
 	for more { // never for an end tag: the tokenizer keeps none of its attributes
 		var k, v []byte
 		k, v, more = d.z.TagAttr()
@@ -34,29 +38,48 @@ func (d *driver) readTag(tt html.TokenType) {
 // name seen before is neither lower-cased nor hashed by atom.Lookup.
 // Names of one to eight bytes, nearly all, are compared as one word.
 type nameCache struct {
-	short [64]struct {
-		word uint64 // the name's bytes, little-endian
-		n    int    // its length (0: the entry is empty)
-		atom a.Atom
-		name string
-	}
-	long [16]struct {
+	short [64]shortName
+	long  [16]struct {
 		name string // lower-case
 		atom a.Atom
 	}
 }
 
+type shortName struct {
+	word uint64 // the name's bytes, little-endian
+	n    int    // its length (0: the entry is empty)
+	atom a.Atom
+	name string
+}
+
+// shortEntry returns the entry for a name of one to eight bytes, and the
+// name as a word; nil when the name is longer, or when eight bytes cannot
+// be read from its start. Those beyond the name (the rest of the tag, or
+// stale bytes of the tokenizer's buffer) are masked off.
+func (c *nameCache) shortEntry(asIs []byte) (*shortName, uint64) {
+	n := len(asIs)
+	if n == 0 || n > 8 || cap(asIs) < 8 {
+		return nil, 0
+	}
+	w := binary.LittleEndian.Uint64(asIs[:8]) & (^uint64(0) >> (64 - 8*n))
+	return &c.short[(w*0x9E3779B97F4A7C15)>>58], w
+}
+
+// cached returns the entry that holds the name standing as asIs in the
+// input, or nil (then lookup). Most tags take this way.
+func (c *nameCache) cached(asIs []byte) *shortName {
+	if e, w := c.shortEntry(asIs); e != nil && e.word == w && e.n == len(asIs) {
+		return e
+	}
+	return nil
+}
+
 // lookup returns the atom (0 for an unknown element) and the lower-case
 // name of the tag whose name stands as asIs in the input.
 func (c *nameCache) lookup(d *driver, asIs []byte) (a.Atom, string) {
-	if n := len(asIs); n > 0 && n <= 8 && cap(asIs) >= 8 {
-		// Eight bytes are read from the name's start; those beyond it
-		// (the rest of the tag, or stale bytes of the tokenizer's buffer)
-		// are masked off.
-		w := binary.LittleEndian.Uint64(asIs[:8]) & (^uint64(0) >> (64 - 8*n))
-		e := &c.short[(w*0x9E3779B97F4A7C15)>>58]
-		if e.word != w || e.n != n {
-			e.word, e.n = w, n
+	if e, w := c.shortEntry(asIs); e != nil {
+		if e.word != w || e.n != len(asIs) {
+			e.word, e.n = w, len(asIs)
 			e.atom, e.name = d.atomOf(d.z.lowerName(asIs))
 		}
 		return e.atom, e.name

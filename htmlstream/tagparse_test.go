@@ -34,11 +34,20 @@ func TestNameCacheIsLookupOfTheLowerCaseName(t *testing.T) {
 			for _, after := range []string{"", ">", " class=x>", "\x00\x00\x00\x00\x00\x00\x00\x00"} {
 				buf := []byte(name + after)
 				asIs := buf[:len(name):len(buf)] // the bytes after the name are read, then masked off
-				gotAtom, gotName := d.names.lookup(d, asIs)
 				want := lower(name)
 				wantAtom := a.Lookup([]byte(want))
+				// As readTag asks: the cache's entry if it holds the name,
+				// else lookup (which fills it).
+				cached := d.names.cached(asIs)
+				if cached != nil && (cached.atom != wantAtom || cached.name != want) {
+					t.Fatalf("round %d, name %d %q followed by %q: cached %v %q, want %v %q", round, i, name, after, cached.atom, cached.name, wantAtom, want)
+				}
+				gotAtom, gotName := d.names.lookup(d, asIs)
 				if gotAtom != wantAtom || gotName != want {
 					t.Fatalf("round %d, name %d %q followed by %q: %v %q, want %v %q", round, i, name, after, gotAtom, gotName, wantAtom, want)
+				}
+				if len(name) <= 8 && cap(asIs) >= 8 && d.names.cached(asIs) == nil {
+					t.Fatalf("round %d, name %d %q followed by %q: not cached after lookup", round, i, name, after)
 				}
 				d.z.out = d.z.out[:0]
 			}
