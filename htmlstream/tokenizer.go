@@ -1133,10 +1133,26 @@ func (z *tokenizer) TagAttr() (key, val []byte, more bool) {
 	}
 	a := z.attrs[z.attrsRead]
 	z.attrsRead++
-	key = z.lowerName(z.win[a.key.start:a.key.end])
-	val = z.clean(z.win[a.val.start:a.val.end], true, true, true)
+	// Most keys are lower case and most values hold no reference: a look
+	// here, and lowerName and clean only for those that change.
+	key, val = z.win[a.key.start:a.key.end], z.win[a.val.start:a.val.end]
+	for _, c := range key {
+		if nameChanges[c] {
+			key = z.lowerName(key)
+			break
+		}
+	}
+	for _, c := range val {
+		if textSpecial[c] {
+			val = z.clean(val, true, true, true)
+			break
+		}
+	}
 	return key, val, z.attrsRead < len(z.attrs)
 }
+
+// nameChanges marks the bytes lowerName changes.
+var nameChanges = byteSet(func(c byte) bool { return c == 0 || 'A' <= c && c <= 'Z' })
 
 // lowerName returns s in ASCII lower case with NUL replaced by U+FFFD,
 // copying only when that changes it.
