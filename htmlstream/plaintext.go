@@ -56,10 +56,14 @@ func indexLT(win []byte, i int, plain *bool) int {
 // textStopMask has the high bit set of the lowest byte of x that is '<'
 // or a byte textSpecial marks, and perhaps of bytes above it (a byte that
 // is none of them borrows no bit in the subtractions below it).
+//
+// x has the byte c where x^c (c in every lane) has a zero byte, which
+// (x^c - ones) &^ (x^c) & highs marks; as c is below 0x80, the high bits
+// of ^(x^c) are those of ^x, so one &^ x does for the four values.
 func textStopMask(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	lt, amp, cr := x^('<'*ones), x^('&'*ones), x^('\r'*ones)
-	return ((x-ones)&^x | (lt-ones)&^lt | (amp-ones)&^amp | (cr-ones)&^cr) & highs
+	return ((x - ones) | (lt - ones) | (amp - ones) | (cr - ones)) &^ x & highs
 }
 
 // hasTextSpecial reports whether b has a byte textSpecial marks, a word at
@@ -90,9 +94,9 @@ func hasTextSpecial(b []byte) bool {
 }
 
 // wordHasTextSpecial: a word has one of the bytes iff it, or it xor that
-// byte in every lane, has a zero byte.
+// byte in every lane, has a zero byte (see textStopMask).
 func wordHasTextSpecial(x uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	amp, cr := x^('&'*ones), x^('\r'*ones)
-	return ((x-ones)&^x|(amp-ones)&^amp|(cr-ones)&^cr)&highs != 0
+	return ((x-ones)|(amp-ones)|(cr-ones))&^x&highs != 0
 }

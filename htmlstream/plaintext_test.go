@@ -2,6 +2,9 @@ package htmlstream
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -70,6 +73,35 @@ func TestPlainTextIsWhatTextReturns(t *testing.T) {
 		}
 		if plain == 0 || cdata == 0 {
 			t.Fatalf("%s: %d text tokens found plain, %d CDATA sections; want some of each", rk.name, plain, cdata)
+		}
+	}
+}
+
+// textStopMask's lowest high bit is at the first '<', '&', CR or NUL of
+// the word, and wordHasTextSpecial finds '&', CR and NUL, whatever bytes
+// stand around them.
+func TestWordTestsFindTheFirstStop(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	alphabet := []byte{'<', '&', '\r', 0, 1, '\n', ' ', 'a', 0x3b, 0x3d, 0x25, 0x27, 0x0c, 0x0e, 0x7f, 0x80, 0xa6, 0xbc, 0x8d, 0xff}
+	var w [8]byte
+	for range 200000 {
+		for i := range w {
+			w[i] = alphabet[rng.Intn(len(alphabet))]
+		}
+		x := binary.LittleEndian.Uint64(w[:])
+		first, special := 8, false
+		for i, c := range w {
+			if c == '<' || textSpecial[c] {
+				first = min(first, i)
+			}
+			special = special || textSpecial[c]
+		}
+		got := 8
+		if m := textStopMask(x); m != 0 {
+			got = bits.TrailingZeros64(m) / 8
+		}
+		if got != first || wordHasTextSpecial(x) != special {
+			t.Fatalf("% x: first stop at %d, want %d; special %v, want %v", w, got, first, wordHasTextSpecial(x), special)
 		}
 	}
 }
