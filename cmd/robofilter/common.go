@@ -174,6 +174,9 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reade
 			defer f.Close()
 		}
 		if err := fn(name, r); err != nil {
+			// What came before the error is written first, so that with
+			// stderr on the same terminal it reads in document order.
+			rc.stdout.Flush()
 			rc.reportError(name, err)
 			failed = true
 		}
