@@ -902,16 +902,22 @@ func (z *tokenizer) rawEndTag(i int, name string) (match bool, next int, ok bool
 	return false, i, true
 }
 
+// findTagOpen finds the next '<' at or after i and the byte after it,
+// reading as needed; false as for more.
+func (z *tokenizer) findTagOpen(i int) (lt int, next byte, ok bool) {
+	if lt, ok = z.find(i, '<'); !ok {
+		return 0, 0, false
+	}
+	next, ok = z.byteAt(lt + 1)
+	return lt, next, ok
+}
+
 // scanRawTextEnd finds the end of RAWTEXT or RCDATA: the element's end
 // tag. It returns the length of the text before it.
 func (z *tokenizer) scanRawTextEnd(name string) (int, bool) {
 	i := 0
 	for {
-		lt, ok := z.find(i, '<')
-		if !ok {
-			return 0, false
-		}
-		c, ok := z.byteAt(lt + 1)
+		lt, c, ok := z.findTagOpen(i)
 		if !ok {
 			return 0, false
 		}
@@ -949,11 +955,7 @@ func (z *tokenizer) scanScript() (int, bool) {
 	i, state := 0, scriptData
 	for {
 		if state == scriptData {
-			lt, ok := z.find(i, '<')
-			if !ok {
-				return 0, false
-			}
-			c, ok := z.byteAt(lt + 1)
+			lt, c, ok := z.findTagOpen(i)
 			if !ok {
 				return 0, false
 			}
