@@ -54,11 +54,12 @@ type tokenizer struct {
 	size int        // the current token's raw length
 	pos  filter.Pos // where the current token starts (see lineends.go)
 
-	rawTag     string // x/net's rawTag: the next token is raw text up to this element's end tag
-	allowCDATA bool
-	// cdataAllowed, when set, is asked instead of allowCDATA, and only
-	// where it matters ("<![" in the data state; after the hand-over,
-	// before each token): the driver need not say it before every token.
+	rawTag string // x/net's rawTag: the next token is raw text up to this element's end tag
+	// cdataAllowed says whether <![CDATA[...]]> is text (in foreign
+	// content) rather than a bogus comment, as x/net's AllowCDATA does. It
+	// is asked only where it matters ("<![" in the data state; after the
+	// hand-over, before each token), so the driver need not say it before
+	// every token. nil: never.
 	cdataAllowed func() bool
 
 	data       span // text, comment or doctype data, or a tag's name
@@ -107,21 +108,9 @@ func newTokenizer(r io.Reader, maxBuf int) *tokenizer {
 // and Offset count from where the tokenizer started, StartPos unless set).
 func (z *tokenizer) Pos() filter.Pos { return z.pos }
 
-// AllowCDATA is x/net's: whether <![CDATA[...]]> is text (in foreign
-// content) rather than a bogus comment.
-func (z *tokenizer) AllowCDATA(allow bool) {
-	z.allowCDATA = allow
-	if z.x != nil {
-		z.x.AllowCDATA(allow)
-	}
-}
-
 // allowsCDATA reports whether CDATA is allowed now (see cdataAllowed).
 func (z *tokenizer) allowsCDATA() bool {
-	if z.cdataAllowed != nil {
-		return z.cdataAllowed()
-	}
-	return z.allowCDATA
+	return z.cdataAllowed != nil && z.cdataAllowed()
 }
 
 // NextIsNotRawText is x/net's: the next token is not raw text even though

@@ -31,7 +31,6 @@ type tokenSource interface {
 	TagName() ([]byte, bool)
 	TagAttr() ([]byte, []byte, bool)
 	Err() error
-	AllowCDATA(bool)
 	NextIsNotRawText()
 }
 
@@ -72,19 +71,17 @@ func trace(z tokenSource, rule, maxTokens int) []tokenTrace {
 	var out []tokenTrace
 	pos := filter.StartPos
 	i := 0
-	ours, asked := z.(*tokenizer)
-	if asked = asked && rule == 1; asked {
-		// Asked when it matters, as the driver does, instead of told
-		// (rule 1 allows CDATA from the first token on).
-		ours.cdataAllowed = func() bool {
-			allow, _ := driveRule(rule, i, nil)
-			return allow
-		}
+	allowCDATA := func() bool {
+		allow, _ := driveRule(rule, i, nil)
+		return allow
+	}
+	xnet, told := z.(*html.Tokenizer)
+	if ours, ok := z.(*tokenizer); ok {
+		ours.cdataAllowed = allowCDATA // asked where it matters, as the driver does
 	}
 	for ; i <= maxTokens; i++ {
-		if !asked {
-			allow, _ := driveRule(rule, i, nil)
-			z.AllowCDATA(allow)
+		if told {
+			xnet.AllowCDATA(allowCDATA())
 		}
 		tt := z.Next()
 		tr := tokenTrace{tt: tt, raw: string(z.Raw()), pos: pos} // before Text: x/net's Text rewrites Raw
