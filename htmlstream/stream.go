@@ -58,8 +58,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		core.Archive(in.bom, true)
 		z.pos = z.pos.Advance(in.bom)
 	}
-	b := newBuilder(core, z, maxDepth, true)
-	b.archive = core.WantsArchive()
+	b := newBuilder(core, z, maxDepth)
 	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, archive: core.WantsArchive()}
 	d.utf8 = d.dec == nil && d.fallback == nil
 	z.cdataAllowed = func() bool { // in foreign content

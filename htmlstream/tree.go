@@ -149,8 +149,9 @@ type builder struct {
 	openForeign int32       // open SVG and MathML elements
 }
 
-func newBuilder(core *filter.Core, z *tokenizer, maxDepth int, links bool) *builder {
-	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth, links: links && core.WantsLinks()}
+func newBuilder(core *filter.Core, z *tokenizer, maxDepth int) *builder {
+	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth,
+		links: core.WantsLinks(), archive: core.WantsArchive()}
 	b.doc = &node{nodeState: nodeState{name: "#document", open: 1, scope: core.Root()}}
 	b.im = initialIM
 	return b
