@@ -1148,10 +1148,7 @@ var nameChanges = byteSet(func(c byte) bool { return c == 0 || 'A' <= c && c <= 
 // lowerName returns s in ASCII lower case with NUL replaced by U+FFFD,
 // copying only when that changes it.
 func (z *tokenizer) lowerName(s []byte) []byte {
-	i := 0
-	for i < len(s) && s[i] != 0 && (s[i] < 'A' || s[i] > 'Z') {
-		i++
-	}
+	i := skip(s, 0, &nameChanges)
 	if i == len(s) {
 		return s
 	}
@@ -1187,10 +1184,7 @@ var (
 // or breaks what another one acts on, so one pass does all three.
 func (z *tokenizer) clean(s []byte, nul, unescape, attribute bool) []byte {
 	special := cleanSpecial[b2i(nul)][b2i(unescape)]
-	i := 0
-	for i < len(s) && !special[s[i]] {
-		i++
-	}
+	i := skip(s, 0, special)
 	if i == len(s) {
 		return s
 	}
