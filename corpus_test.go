@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/chunked"
 	"github.com/robofilter/robofilter/phrase"
 )
 
@@ -76,11 +77,11 @@ func TestCorpusPagesSameAtEveryChunking(t *testing.T) {
 			t.Fatal(err)
 		}
 		whole := renderAll(t, bytes.NewReader(src))
-		readers := []io.Reader{chunkReader{bytes.NewReader(src), 333}, chunkReader{bytes.NewReader(src), 4096 + 7}}
+		readers := []io.Reader{chunked.Reader(bytes.NewReader(src), 333), chunked.Reader(bytes.NewReader(src), 4096+7)}
 		if len(src) < 64<<10 {
 			// A byte at a time costs a Read call per byte: small pages only
 			// (the golden cases run every chunk size from 1 up).
-			readers = append(readers, chunkReader{bytes.NewReader(src), 1})
+			readers = append(readers, chunked.Reader(bytes.NewReader(src), 1))
 		}
 		for _, r := range readers {
 			if got := renderAll(t, r); got != whole {

@@ -13,6 +13,7 @@ import (
 	"testing/iotest"
 
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/chunked"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected outputs of the golden files")
@@ -170,19 +171,6 @@ func render(t testing.TB, r io.Reader, o Options) map[string]string {
 	return out
 }
 
-// chunkReader hands out at most n bytes per Read.
-type chunkReader struct {
-	r io.Reader
-	n int
-}
-
-func (c chunkReader) Read(p []byte) (int, error) {
-	if len(p) > c.n {
-		p = p[:c.n]
-	}
-	return c.r.Read(p)
-}
-
 // chunkings are the readers every golden case is replayed through.
 func chunkings(input []byte) map[string]io.Reader {
 	m := map[string]io.Reader{
@@ -195,7 +183,7 @@ func chunkings(input []byte) map[string]io.Reader {
 		max = 1000
 	}
 	for n := 1; n <= max; n++ {
-		m[fmt.Sprintf("chunks of %d", n)] = chunkReader{bytes.NewReader(input), n}
+		m[fmt.Sprintf("chunks of %d", n)] = chunked.Reader(bytes.NewReader(input), n)
 	}
 	return m
 }

@@ -16,6 +16,7 @@ import (
 	"testing/iotest"
 
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/chunked"
 	"golang.org/x/net/html"
 )
 
@@ -134,26 +135,10 @@ type readerKind struct {
 
 var errTestRead = errors.New("test reader failed")
 
-// chunkReader returns at most n bytes per Read.
-type chunkReader struct {
-	src []byte
-	n   int
-}
-
-func (r *chunkReader) Read(p []byte) (int, error) {
-	if len(r.src) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(p[:min(len(p), r.n)], r.src)
-	r.src = r.src[n:]
-	return n, nil
-}
-
-// stallingReader returns (0, nil) on every other call, and at most n bytes
-// on the others.
+// stallingReader returns (0, nil) on every other call, and reads r on
+// the others.
 type stallingReader struct {
-	src   []byte
-	n     int
+	r     io.Reader
 	stall bool
 }
 
@@ -161,12 +146,7 @@ func (r *stallingReader) Read(p []byte) (int, error) {
 	if r.stall = !r.stall; r.stall {
 		return 0, nil
 	}
-	if len(r.src) == 0 {
-		return 0, io.EOF
-	}
-	n := copy(p[:min(len(p), r.n)], r.src)
-	r.src = r.src[n:]
-	return n, nil
+	return r.r.Read(p)
 }
 
 // failingReader returns the bytes before at, in chunks of n, then fails:
@@ -194,7 +174,7 @@ func (r *failingReader) Read(p []byte) (int, error) {
 }
 
 func chunks(n int) readerKind {
-	return readerKind{fmt.Sprintf("chunks of %d", n), func(src []byte) io.Reader { return &chunkReader{src, n} }}
+	return readerKind{fmt.Sprintf("chunks of %d", n), func(src []byte) io.Reader { return chunked.Reader(bytes.NewReader(src), n) }}
 }
 
 func failsAt(at, n int, withData, stuck bool) readerKind {
@@ -209,7 +189,7 @@ var (
 	oneByte     = readerKind{"one byte", func(src []byte) io.Reader { return iotest.OneByteReader(bytes.NewReader(src)) }}
 	halfReader  = readerKind{"half", func(src []byte) io.Reader { return iotest.HalfReader(bytes.NewReader(src)) }}
 	dataErr     = readerKind{"data with EOF", func(src []byte) io.Reader { return iotest.DataErrReader(bytes.NewReader(src)) }}
-	stalling    = readerKind{"stalling", func(src []byte) io.Reader { return &stallingReader{src: src, n: 5} }}
+	stalling    = readerKind{"stalling", func(src []byte) io.Reader { return &stallingReader{r: chunked.Reader(bytes.NewReader(src), 5)} }}
 )
 
 // compareTokenizers runs both tokenizers over src and fails at the first

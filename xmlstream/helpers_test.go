@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/chunked"
 	"github.com/robofilter/robofilter/phrase"
 )
 
@@ -113,19 +114,6 @@ func (oc outcome) render(input []byte) string {
 	return b.String()
 }
 
-// chunkReader returns at most n bytes per Read.
-type chunkReader struct {
-	r io.Reader
-	n int
-}
-
-func (c *chunkReader) Read(p []byte) (int, error) {
-	if len(p) > c.n {
-		p = p[:c.n]
-	}
-	return c.r.Read(p)
-}
-
 // chunkings are the ways every case is read: whole, one byte at a time,
 // iotest's half reader, and every chunk size from 1 to maxChunk.
 func chunkings(input []byte, maxChunk int) []struct {
@@ -148,7 +136,7 @@ func chunkings(input []byte, maxChunk int) []struct {
 	add("data-err", func() io.Reader { return iotest.DataErrReader(bytes.NewReader(input)) })
 	for n := 1; n <= maxChunk && n <= len(input); n++ {
 		n := n
-		add(fmt.Sprintf("chunk-%d", n), func() io.Reader { return &chunkReader{bytes.NewReader(input), n} })
+		add(fmt.Sprintf("chunk-%d", n), func() io.Reader { return chunked.Reader(bytes.NewReader(input), n) })
 	}
 	return cs
 }
