@@ -578,7 +578,14 @@ func (c *Core) endRegion(r *Region) {
 }
 
 // Text adds character data inserted in scope s.
-func (c *Core) Text(s Scope, b []byte) {
+func (c *Core) Text(s Scope, b []byte) { c.text(s, b, false) }
+
+// ValidText is Text for character data the caller knows to be valid UTF-8
+// (the HTML tokenizer validates its input a read at a time, which costs
+// less than checking each piece of text).
+func (c *Core) ValidText(s Scope, b []byte) { c.text(s, b, true) }
+
+func (c *Core) text(s Scope, b []byte, valid bool) {
 	if s.Hidden || len(b) == 0 {
 		return
 	}
@@ -588,7 +595,7 @@ func (c *Core) Text(s Scope, b []byte) {
 	if !c.wantsText && s.anchor == nil {
 		return
 	}
-	if !utf8.Valid(b) {
+	if !valid && !utf8.Valid(b) {
 		b = replaceInvalidUTF8(b)
 	}
 	off := c.offAt(s, false) | c.docOff

@@ -121,6 +121,7 @@ func (d *driver) token(tt html.TokenType) {
 		}
 		b.tok.setText(data)
 		b.tok.noNUL = plain
+		b.tok.utf8 = d.utf8 && d.z.tokenIsUTF8()
 		b.textOn, b.textOff = false, false
 		b.parseCurrentToken()
 		if d.archive {

@@ -49,6 +49,12 @@ type tokenizer struct {
 	// '\r'; noLineEndBefore is the smaller (see lineends.go).
 	noLFBefore, noCRBefore, noLineEndBefore int
 
+	// buf[:utf8Checked] is known to be valid UTF-8 while utf8Bad is
+	// false; once a read brings an invalid byte, utf8Bad stays set (see
+	// checkUTF8).
+	utf8Checked int
+	utf8Bad     bool
+
 	tt   html.TokenType
 	err  error      // sticky: once set, every Next returns an ErrorToken
 	size int        // the current token's raw length
@@ -317,6 +323,7 @@ func (z *tokenizer) fill() {
 			z.noLFBefore -= z.start
 			z.noCRBefore -= z.start
 			z.noLineEndBefore -= z.start
+			z.utf8Checked = max(z.utf8Checked-z.start, 0)
 			z.buf, z.start = z.buf[:n], 0
 		}
 		if cap(z.buf)-len(z.buf) < z.readSize {
@@ -333,10 +340,38 @@ func (z *tokenizer) fill() {
 		}
 		if n > 0 || err != nil {
 			z.readSize = min(2*z.readSize, maxRead)
+			z.checkUTF8()
 			return
 		}
 	}
 	z.readErr = io.ErrNoProgress
+}
+
+// checkUTF8 validates what the last read brought, once for the whole
+// chunk: the driver then need not validate each text token. A sequence cut
+// by the end of the buffer waits for the next read (or, at the end of the
+// input, counts as invalid).
+func (z *tokenizer) checkUTF8() {
+	if z.utf8Bad {
+		return
+	}
+	end := len(z.buf)
+	if z.readErr == nil && end > z.utf8Checked {
+		end -= incompleteTail(z.buf[z.utf8Checked:end])
+	}
+	if !utf8.Valid(z.buf[z.utf8Checked:end]) {
+		z.utf8Bad = true
+		return
+	}
+	z.utf8Checked = end
+}
+
+// tokenIsUTF8 reports whether the current token's raw bytes are valid
+// UTF-8, as checkUTF8 found. It may report false for valid bytes (after
+// an invalid byte anywhere before or ahead in the buffer, or after the
+// hand-over), never true for invalid ones.
+func (z *tokenizer) tokenIsUTF8() bool {
+	return !z.utf8Bad && z.x == nil && z.start+z.size <= z.utf8Checked
 }
 
 // The scanners read win through these helpers, which read more input at

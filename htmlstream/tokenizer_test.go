@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/chunked"
@@ -111,6 +112,9 @@ func trace(z tokenSource, rule, maxTokens int) []tokenTrace {
 			if _, notRaw := driveRule(rule, i, name); notRaw && tt == html.StartTagToken {
 				z.NextIsNotRawText()
 			}
+		}
+		if ours, ok := z.(*tokenizer); ok && ours.tokenIsUTF8() && !utf8.Valid(z.Raw()) {
+			tr.raw += " (but tokenIsUTF8)"
 		}
 		if _, ours := z.(*tokenizer); ours && string(z.Raw()) != tr.raw {
 			tr.raw += fmt.Sprintf(" (then %q)", z.Raw())
@@ -526,6 +530,32 @@ func TestTokenizerPositionsAtEveryChunking(t *testing.T) {
 		for _, rk := range kinds {
 			for _, maxBuf := range []int{0, 5, 16} {
 				compareTokenizers(t, "line ends", src, rk, maxBuf, 1)
+			}
+		}
+	}
+}
+
+// Valid input is known valid token by token at every chunking (so the
+// driver's shortcut is taken), and an invalid byte ends that for the rest
+// of the document without ever vouching for a token that holds one (the
+// differential tests check the latter on every input).
+func TestTokenIsUTF8(t *testing.T) {
+	valid := []byte("<p title=\"é\">café naïve 日本語</p>\n<b>€</b>😀 end")
+	invalid := []byte("<p>ok</p>caf\xe9<b>x</b>")
+	for n := 1; n <= len(valid)+1; n++ {
+		z := newTokenizer(chunked.Reader(bytes.NewReader(valid), n), 0)
+		for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
+			if !z.tokenIsUTF8() {
+				t.Fatalf("reads of %d: valid token %q not known valid", n, z.Raw())
+			}
+		}
+		z = newTokenizer(chunked.Reader(bytes.NewReader(invalid), n), 0)
+		sawBad := false
+		for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
+			bad := !utf8.Valid(z.Raw())
+			sawBad = sawBad || bad
+			if z.tokenIsUTF8() && (bad || sawBad) {
+				t.Fatalf("reads of %d: token %q known valid at or after an invalid byte", n, z.Raw())
 			}
 		}
 	}

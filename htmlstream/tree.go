@@ -64,6 +64,10 @@ type token struct {
 	// noNUL: text known to have no NUL byte (the driver checked its raw
 	// bytes), so the modes need not search it; parts of it have none either.
 	noNUL bool
+	// utf8: text known to be valid UTF-8 (the tokenizer validated its
+	// bytes), so the core need not check it; parts split off at ASCII
+	// bytes are valid too.
+	utf8 bool
 
 	// Attributes the builder and the core look at, found in one pass.
 	class, href, src, rel, xlinkHref     []byte
@@ -75,7 +79,7 @@ type token struct {
 // (the builder reads those only for tags).
 func (t *token) setText(data []byte) {
 	t.typ, t.data, t.atom, t.name, t.implied, t.selfClosing = html.TextToken, data, 0, "", false, false
-	t.noNUL = false
+	t.noNUL, t.utf8 = false, false
 }
 
 type attr struct {
@@ -611,6 +615,11 @@ func (b *builder) addText(text []byte) {
 	t.hasChild = true
 	if b.archive {
 		b.noteText(t.scope)
+	}
+	if b.tok.utf8 && len(b.tail) == 0 {
+		// Valid text cannot end inside a character: nothing to hold back.
+		b.core.ValidText(t.scope, text)
+		return
 	}
 	if len(b.tail) > 0 {
 		if b.tailNode == t {
