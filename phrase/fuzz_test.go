@@ -48,3 +48,50 @@ func FuzzWriter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWriterWords checks that text alone comes out as its words, in order,
+// one space apart, however it is cut into pieces (a no-break space is not
+// cut in two: the core hands over whole characters).
+func FuzzWriterWords(f *testing.F) {
+	f.Add([]byte("a b\u00a0c  d\xc2"), uint8(3))
+	f.Add([]byte("\xc2 x\xc2\xc2\xa0y \xc3\xa9\v"), uint8(1))
+	f.Fuzz(func(t *testing.T, text []byte, cut uint8) {
+		var buf bytes.Buffer
+		w := NewWriter(&buf)
+		n := int(cut)%7 + 1
+		for rest := text; len(rest) > 0; {
+			k := min(n, len(rest))
+			if k < len(rest) && rest[k-1] == 0xC2 && rest[k] == 0xA0 {
+				k++
+			}
+			w.Text(rest[:k])
+			rest = rest[k:]
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		var want []byte
+		word := false // the last byte appended belongs to a word
+		for i := 0; i < len(text); i++ {
+			switch c := text[i]; {
+			case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+				word = false
+			case c == 0xC2 && i+1 < len(text) && text[i+1] == 0xA0:
+				word = false
+				i++
+			default:
+				if !word && len(want) > 0 {
+					want = append(want, ' ')
+				}
+				want = append(want, c)
+				word = true
+			}
+		}
+		if len(want) > 0 {
+			want = append(want, '\n')
+		}
+		if got := buf.String(); got != string(want) {
+			t.Fatalf("pieces of %d: got %q, want %q", n, got, want)
+		}
+	})
+}

@@ -91,21 +91,29 @@ func (w *Writer) Text(b []byte) {
 			continue
 		}
 		// A run of words, with single spaces inside it, written at once.
+		// The inner loop passes word bytes; the checks after it decide
+		// whether the byte it stopped at continues the run.
 		start := i
-		for i < len(b) {
-			c := b[i]
-			switch {
-			case !special[c]:
+		for {
+			for i < len(b) && !special[b[i]] {
 				i++
-			case c == ' ' && i+1 < len(b) && !special[b[i+1]]:
-				i += 2
-			case c == 0xC2 && (i+1 >= len(b) || b[i+1] != 0xA0):
-				i++ // the lead byte of another character
-			default:
-				goto done
 			}
+			if i+1 >= len(b) {
+				if i < len(b) && b[i] == 0xC2 {
+					i++ // the lead byte of another character, last
+				}
+				break
+			}
+			switch c := b[i]; {
+			case c == ' ' && !special[b[i+1]]:
+				i += 2 // a single space within the run
+				continue
+			case c == 0xC2 && b[i+1] != 0xA0:
+				i++ // the lead byte of another character
+				continue
+			}
+			break
 		}
-	done:
 		w.words(b[start:i])
 	}
 }
