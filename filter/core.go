@@ -8,10 +8,9 @@
 //	c, _ := filter.NewCore(opts, outputs)
 //	root := c.Root()
 //	// per token: c.SetPos(pos), then any of
-//	//   s := c.Start(parentScope, &element)  an element opens (its region starts)
+//	//   c.Start(&scope, &parentScope, &el)   an element opens (its region starts)
 //	//   c.Text(scope, text)                  character data inserted in scope
-//	//   c.Close(scope, layout)               an element's content ends
-//	//   c.Release(scope)                     an element can take no more content
+//	//   c.End(&scope, layout)                an element ends (its region too)
 //	//   c.Archive(raw, c.ArchiveOn(scope))   the token's bytes, for the archive copy
 //	//   c.Meta / c.Toggle / c.BaseHref / c.EndHead (the head has ended)
 //	res, err := c.Finish()
@@ -280,9 +279,11 @@ func (c *Core) SetResultInfo(format, charset string) {
 	c.res.Format, c.res.Charset = format, charset
 }
 
-// Start opens an element inside parent and returns the element's scope.
-func (c *Core) Start(parent Scope, el *Element) Scope {
-	s := parent
+// Start opens an element inside parent: *s becomes the element's scope.
+// s and parent are distinct; scopes are passed by pointer because a parser
+// opens one per element and they are several words long.
+func (c *Core) Start(s, parent *Scope, el *Element) {
+	*s = *parent
 	s.anchor, s.region, s.owns, s.regionSeq = parent.anchor, nil, false, 0
 	s.hides, s.isHead, s.inerts, s.title = el.Hidden, el.Head, el.Inert, el.Title
 	s.hideFrom(parent)
@@ -333,7 +334,7 @@ func (c *Core) Start(parent Scope, el *Element) Scope {
 			}
 			s.why = &w
 		}
-		before, after := c.offAt(parent, false), c.offAt(s, false)
+		before, after := c.offAt(*parent, false), c.offAt(*s, false)
 		if after&NoIndex != 0 && before&NoIndex == 0 && !parent.Hidden {
 			c.heldText.brk(c)
 			c.anchorBreak(parent)
@@ -356,7 +357,7 @@ func (c *Core) Start(parent Scope, el *Element) Scope {
 		c.bodyContent()
 	}
 	if el.Link != NoLink && c.out.Link != nil && !s.Inert {
-		a := c.newLink(s, el, ov)
+		a := c.newLink(*s, el, ov)
 		if el.Link == LinkAnchor {
 			s.anchor, s.owns = a, true
 		} else {
@@ -364,12 +365,11 @@ func (c *Core) Start(parent Scope, el *Element) Scope {
 		}
 		c.enqueue(a)
 	}
-	return s
 }
 
 // hideFrom derives whether the element's content is text: code elements
 // hide everything inside them; the head hides all but the title.
-func (s *Scope) hideFrom(parent Scope) {
+func (s *Scope) hideFrom(parent *Scope) {
 	s.code = parent.code || s.hides
 	s.head = (parent.head || s.isHead) && !s.title
 	s.Hidden = s.code || s.head
@@ -400,7 +400,7 @@ func (c *Core) offAt(s Scope, ignoreGoogleIndex bool) Switch {
 }
 
 // anchorBreak separates words in the anchor text being collected in s.
-func (c *Core) anchorBreak(s Scope) {
+func (c *Core) anchorBreak(s *Scope) {
 	if a := s.anchor; a != nil && len(a.text) > 0 && len(a.text) < MaxAnchorText {
 		a.text = append(a.text, ' ')
 	}
@@ -418,7 +418,7 @@ func (c *Core) needsRegion(ov Override) bool {
 // whose tree moves open elements (the HTML adoption agency). It has no side
 // effects: what was written under the old parent stays written.
 func (c *Core) Rescope(parent, s Scope) Scope {
-	s.hideFrom(parent)
+	s.hideFrom(&parent)
 	s.Inert = parent.Inert || s.inerts
 	if !s.owns {
 		s.anchor = parent.anchor
@@ -543,24 +543,25 @@ func (c *Core) flushLinks() {
 	}
 }
 
-// Close marks the end of an element's content (its layout boundary).
-func (c *Core) Close(s Scope, layout Layout) {
-	if s.Hidden {
-		return
-	}
-	switch layout {
-	case Block:
-		c.heldText.line(c)
-		c.anchorBreak(s)
-	case Cell:
-		c.heldText.space(c)
-		c.anchorBreak(s)
+// End says an element has ended: its content's layout boundary, and, as
+// it can take no more content, its link is complete and its region ends at
+// the current position. Most elements are inline, own no link and open no
+// region: End is small enough to inline, and costs them a few tests.
+func (c *Core) End(s *Scope, layout Layout) {
+	if layout != Inline && !s.Hidden || s.owns || s.region != nil {
+		c.end(s, layout)
 	}
 }
 
-// Release says an element can take no more content: its link is complete
-// and its region has ended at the current position.
-func (c *Core) Release(s Scope) {
+func (c *Core) end(s *Scope, layout Layout) {
+	if layout != Inline && !s.Hidden {
+		if layout == Block {
+			c.heldText.line(c)
+		} else {
+			c.heldText.space(c)
+		}
+		c.anchorBreak(s)
+	}
 	if s.owns && s.anchor != nil {
 		s.anchor.done = true
 		c.flushLinks()
@@ -612,7 +613,7 @@ func (c *Core) text(s Scope, b []byte, valid bool) {
 		return
 	}
 	if (c.offAt(s, true)|c.docOff)&(NoIndex|NoAnchorText) != 0 {
-		c.anchorBreak(s)
+		c.anchorBreak(&s)
 		return
 	}
 	if len(a.text) < MaxAnchorText {

@@ -9,14 +9,10 @@ import "net/url"
 // StartBased is Start for an element whose links resolve against base (the
 // xml:base in effect on it) instead of the document's base. A nil base means
 // the document's base, as in Start.
-func (c *Core) StartBased(parent Scope, el *Element, base *url.URL) Scope {
-	if base == nil {
-		return c.Start(parent, el)
-	}
+func (c *Core) StartBased(s, parent *Scope, el *Element, base *url.URL) {
 	c.linkBase = base
-	s := c.Start(parent, el)
+	c.Start(s, parent, el)
 	c.linkBase = nil
-	return s
 }
 
 // EndLink adds the link whose URL is the text of an element that is ending:

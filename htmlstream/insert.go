@@ -27,9 +27,10 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	}
 	n.hadClass = b.tok.hasClass
 	b.setParent(n, t)
-	el := b.element(n)
+	var el filter.Element
+	b.element(&el, n)
 	b.elementHooks(n)
-	n.scope = b.core.Start(t.scope, &el)
+	b.core.Start(&n.scope, &t.scope, &el)
 	n.layout = el.Layout
 	if ns == nsHTML && n.flags&flagFormatting != 0 {
 		b.saveAttrs(n)
@@ -51,10 +52,11 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	return n
 }
 
-// element describes the current token's element to the core.
-func (b *builder) element(n *node) filter.Element {
+// element describes the current token's element to the core (in place:
+// an Element is many words long).
+func (b *builder) element(el *filter.Element, n *node) {
 	t := &b.tok
-	el := filter.Element{Tag: n.name, Pos: b.pos, Class: t.class, NoSnippet: t.noSnippet}
+	el.Tag, el.Pos, el.Class, el.NoSnippet = n.name, b.pos, t.class, t.noSnippet
 	if n.ns == nsHTML {
 		el.Layout, el.Hidden = classifyFlags(n.flags)
 	} else {
@@ -86,7 +88,6 @@ func (b *builder) element(n *node) filter.Element {
 			el.Link, el.Href = filter.LinkAnchor, t.xlinkHref
 		}
 	}
-	return el
 }
 
 // elementHooks handles the elements that carry document-level information.
@@ -172,7 +173,7 @@ func (b *builder) startClone(n, parent *node) {
 	if n.atom == a.A && n.saved.hasHref {
 		el.Link, el.Href, el.Rel = filter.LinkAnchor, n.saved.href, n.saved.rel
 	}
-	n.scope = b.core.Start(parent.scope, &el)
+	b.core.Start(&n.scope, &parent.scope, &el)
 	n.layout = filter.Inline
 }
 
@@ -283,7 +284,8 @@ func (b *builder) copyBodyClass(n *node) {
 	if n.parent != nil {
 		parent = n.parent.scope
 	}
-	s := b.core.Start(parent, &el)
+	var s filter.Scope
+	b.core.Start(&s, &parent, &el)
 	if s.Off != n.scope.Off {
 		b.lateClass++
 		b.core.Warn(b.pos, "a second <%s> tag adds class %q to the element: it applies from here on; earlier content was already written", n.name, bytes.TrimSpace(b.tok.class))

@@ -115,12 +115,12 @@ func domRun(t testing.TB, src []byte) (outputs, bool) {
 					}
 				}
 			}
-			cs := c.Start(s, &el)
+			var cs filter.Scope
+			c.Start(&cs, &s, &el)
 			for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
 				walk(ch, cs)
 			}
-			c.Close(cs, el.Layout)
-			c.Release(cs)
+			c.End(&cs, el.Layout)
 		}
 	}
 	walk(doc, c.Root())

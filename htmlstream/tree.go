@@ -199,8 +199,7 @@ func (b *builder) decOpen(n *node) {
 		if n == b.tailNode {
 			b.flushTail() // its text ends with it
 		}
-		b.core.Close(n.scope, n.layout)
-		b.core.Release(n.scope)
+		b.core.End(&n.scope, n.layout)
 		p := n.parent
 		n.parent = nil
 		b.maybeFree(n)

@@ -330,7 +330,7 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	if f.yandex {
 		d.core.Toggle(filter.DialectYandex, "<noindex>", filter.NoIndex, 0)
 	}
-	f.scope = d.core.StartBased(parent, &el, f.base)
+	d.core.StartBased(&f.scope, &parent, &el, f.base)
 	parentOn, selfOn := d.core.ArchiveOn(parent), d.core.ArchiveOn(f.scope)
 	empty := bytes.HasSuffix(text, []byte("/>"))
 	switch {
@@ -625,8 +625,7 @@ func (d *driver) end(t xml.EndElement, raw []byte) error {
 	if !f.xhtml && f.hasChild && !f.hasText {
 		layout = filter.Block // a container of elements (a feed entry, a sitemap url) ends a line
 	}
-	d.core.Close(f.scope, layout)
-	d.core.Release(f.scope)
+	d.core.End(&f.scope, layout)
 	if f.yandex {
 		d.core.Toggle(filter.DialectYandex, "</noindex>", 0, filter.NoIndex)
 	}
