@@ -92,6 +92,11 @@ func (b *builder) element(el *filter.Element, n *node) {
 
 // elementHooks handles the elements that carry document-level information.
 func (b *builder) elementHooks(n *node) {
+	switch n.atom {
+	case a.Body, a.Frameset, a.Head, a.Meta, a.Base:
+	default:
+		return // the rest say nothing about the document
+	}
 	if n.ns != nsHTML || b.tok.implied && n.atom != a.Body {
 		if n.atom == a.Body && n.ns == nsHTML {
 			b.endHead()
@@ -136,9 +141,10 @@ func (b *builder) saveAttrs(n *node) {
 	n.saved.class = append(n.saved.class[:0], t.class...)
 	n.saved.noSnippet = t.noSnippet
 	n.saved.hasHref = t.hasHref
+	n.saved.href, n.saved.rel = n.saved.href[:0], n.saved.rel[:0]
 	if b.links {
-		n.saved.href = append(n.saved.href[:0], t.href...)
-		n.saved.rel = append(n.saved.rel[:0], t.rel...)
+		n.saved.href = append(n.saved.href, t.href...)
+		n.saved.rel = append(n.saved.rel, t.rel...)
 	}
 	n.fmtKey = attrsKey(t.attrs)
 }
@@ -237,14 +243,17 @@ func (b *builder) clearActiveFormattingElements() {
 }
 
 func (b *builder) reconstructActiveFormattingElements() {
-	if len(b.afe) == 0 {
-		return
+	if k := len(b.afe); k > 0 && !b.afe[k-1].onStack {
+		b.reconstructAFE() // the usual case (nothing to do) is decided inline
 	}
-	n := b.afe[len(b.afe)-1]
-	if n == scopeMarker || n.onStack {
-		return
-	}
+}
+
+func (b *builder) reconstructAFE() {
 	i := len(b.afe) - 1
+	n := b.afe[i]
+	if n == scopeMarker {
+		return
+	}
 	for n != scopeMarker && !n.onStack {
 		if i == 0 {
 			i = -1

@@ -183,8 +183,7 @@ func (b *builder) maybeFree(n *node) {
 	if n.open != 0 || n.inAFE || n.pinned != 0 || n == b.doc || n == scopeMarker {
 		return
 	}
-	n.nodeState = nodeState{}
-	n.saved = savedAttrs{class: n.saved.class[:0], href: n.saved.href[:0], rel: n.saved.rel[:0]}
+	n.nodeState = nodeState{} // saved is set afresh by whoever uses it (saveAttrs, cloneOf)
 	b.free = append(b.free, n)
 }
 
@@ -595,6 +594,13 @@ func (b *builder) fosterTarget() *node {
 }
 
 func (b *builder) insertionTarget() *node {
+	if !b.fosterParenting && len(b.oe) > 0 {
+		return b.oe[len(b.oe)-1] // the usual case, decided inline
+	}
+	return b.fosterTargetIfDue()
+}
+
+func (b *builder) fosterTargetIfDue() *node {
 	if b.shouldFosterParent() {
 		b.fostered++
 		return b.fosterTarget()
