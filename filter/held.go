@@ -37,20 +37,26 @@ type heldText struct {
 	truncated bool
 }
 
+// record holds an op while the head is open (reporting whether it did);
+// small enough to inline, as text is held only in the head.
 func (h *heldText) record(c *Core, k heldKind, b []byte) bool {
 	if !c.held {
 		return false
 	}
+	h.hold(c, k, b)
+	return true
+}
+
+func (h *heldText) hold(c *Core, k heldKind, b []byte) {
 	if len(h.buf)+len(b) > maxHeldText {
 		if !h.truncated {
 			h.truncated = true
 			c.Warn(c.pos, "more than %d bytes of head text (the title); the rest is dropped", maxHeldText)
 		}
-		return true
+		return
 	}
 	h.buf = append(h.buf, b...)
 	h.ops = append(h.ops, heldOp{kind: k, end: len(h.buf)})
-	return true
 }
 
 func (h *heldText) text(c *Core, b []byte, noArchive bool) {

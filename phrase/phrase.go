@@ -142,6 +142,7 @@ var special = func() (t [256]bool) {
 // words writes a run of words (no leading or trailing whitespace, single
 // spaces inside) after the pending separator.
 func (w *Writer) words(b []byte) {
+	space := false
 	switch {
 	case !w.started:
 	case w.pending == sepPhrase:
@@ -154,13 +155,23 @@ func (w *Writer) words(b []byte) {
 			w.put(lineSep)
 		}
 	case w.pending == sepSpace:
-		if w.inLine {
-			w.put(wordSep)
-		}
+		space = w.inLine
 	}
 	w.pending = sepNone
 	w.started = true
 	w.inLine = true
+	// Plain mode with room: the space and the words go straight into the
+	// buffer (most pieces of text are a word or two).
+	if w.onLine == nil && w.err == nil && len(w.buf)+len(b) < cap(w.buf) {
+		if space {
+			w.buf = append(w.buf, ' ')
+		}
+		w.buf = append(w.buf, b...)
+		return
+	}
+	if space {
+		w.put(wordSep)
+	}
 	w.put(b)
 }
 
