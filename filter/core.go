@@ -9,7 +9,7 @@
 //	root := c.Root()
 //	// per token: c.SetPos(pos), then any of
 //	//   c.Start(&scope, &parentScope, &el)   an element opens (its region starts)
-//	//   c.Text(scope, text)                  character data inserted in scope
+//	//   c.Text(&scope, text)                 character data inserted in scope
 //	//   c.End(&scope, layout)                an element ends (its region too)
 //	//   c.Archive(raw, c.ArchiveOn(scope))   the token's bytes, for the archive copy
 //	//   c.Meta / c.Toggle / c.BaseHref / c.EndHead (the head has ended)
@@ -579,14 +579,14 @@ func (c *Core) endRegion(r *Region) {
 }
 
 // Text adds character data inserted in scope s.
-func (c *Core) Text(s Scope, b []byte) { c.text(s, b, false) }
+func (c *Core) Text(s *Scope, b []byte) { c.text(s, b, false) }
 
 // ValidText is Text for character data the caller knows to be valid UTF-8
 // (the HTML tokenizer validates its input a read at a time, which costs
 // less than checking each piece of text).
-func (c *Core) ValidText(s Scope, b []byte) { c.text(s, b, true) }
+func (c *Core) ValidText(s *Scope, b []byte) { c.text(s, b, true) }
 
-func (c *Core) text(s Scope, b []byte, valid bool) {
+func (c *Core) text(s *Scope, b []byte, valid bool) {
 	if s.Hidden || len(b) == 0 {
 		return
 	}
@@ -599,7 +599,7 @@ func (c *Core) text(s Scope, b []byte, valid bool) {
 	if !valid && !utf8.Valid(b) {
 		b = replaceInvalidUTF8(b)
 	}
-	off := c.offAt(s, false) | c.docOff
+	off := c.offAt(*s, false) | c.docOff
 	if off&NoIndex != 0 {
 		c.heldText.brk(c)
 	} else {
@@ -612,8 +612,8 @@ func (c *Core) text(s Scope, b []byte, valid bool) {
 	if a == nil {
 		return
 	}
-	if (c.offAt(s, true)|c.docOff)&(NoIndex|NoAnchorText) != 0 {
-		c.anchorBreak(&s)
+	if (c.offAt(*s, true)|c.docOff)&(NoIndex|NoAnchorText) != 0 {
+		c.anchorBreak(s)
 		return
 	}
 	if len(a.text) < MaxAnchorText {

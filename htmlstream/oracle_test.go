@@ -87,7 +87,7 @@ func domRun(t testing.TB, src []byte) (outputs, bool) {
 				walk(ch, s)
 			}
 		case html.TextNode:
-			c.Text(s, []byte(n.Data))
+			c.Text(&s, []byte(n.Data))
 		case html.CommentNode:
 			CommentMarker(c, []byte(n.Data))
 		case html.ElementNode:

@@ -623,7 +623,7 @@ func (b *builder) addText(text []byte) {
 	}
 	if b.tok.utf8 && len(b.tail) == 0 {
 		// Valid text cannot end inside a character: nothing to hold back.
-		b.core.ValidText(t.scope, text)
+		b.core.ValidText(&t.scope, text)
 		return
 	}
 	if len(b.tail) > 0 {
@@ -639,14 +639,14 @@ func (b *builder) addText(text []byte) {
 		b.tailNode, b.tailScope = t, t.scope
 		text = text[:len(text)-n]
 	}
-	b.core.Text(t.scope, text)
+	b.core.Text(&t.scope, text)
 }
 
 // flushTail writes text held back for a joined character: something other
 // than text came next, so the bytes stand alone.
 func (b *builder) flushTail() {
 	if len(b.tail) > 0 {
-		b.core.Text(b.tailScope, b.tail)
+		b.core.Text(&b.tailScope, b.tail)
 		b.tail, b.tailNode = b.tail[:0], nil
 	}
 }

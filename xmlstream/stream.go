@@ -679,7 +679,7 @@ func (d *driver) charData(t []byte, raw, text []byte) error {
 			d.linkText = append(d.linkText, t...)
 		}
 	}
-	d.core.Text(f.scope, t)
+	d.core.Text(&f.scope, t)
 	d.core.Archive(raw, d.core.ArchiveOn(f.scope))
 	return nil
 }
