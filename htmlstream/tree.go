@@ -349,7 +349,10 @@ func (b *builder) afeRemove(n *node) {
 	if i < 0 {
 		return
 	}
-	copy(b.afe[i:], b.afe[i+1:])
+	if i < len(b.afe)-1 { // usually it is the last ("<b>x</b>")
+		copy(b.afe[i:], b.afe[i+1:])
+	}
+	b.afe[len(b.afe)-1] = nil
 	b.afe = b.afe[:len(b.afe)-1]
 	b.afeDropped(n)
 }
