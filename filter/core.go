@@ -22,7 +22,6 @@
 package filter
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"net/url"
@@ -221,7 +220,7 @@ func NewCore(opts Options, out Outputs) (*Core, error) {
 		ell = "…"
 	}
 	if out.Archive != nil {
-		c.archive = archiveWriter{w: bufio.NewWriterSize(out.Archive, 4<<10), ellipsis: []byte(ell), holding: true}
+		c.archive = newArchiveWriter(out.Archive, []byte(ell))
 	}
 	c.track = out.Region != nil || out.Link != nil
 	c.wantsText = out.Text != nil || out.ArchiveText != nil
@@ -239,7 +238,7 @@ func (c *Core) EncodeArchive(enc *encoding.Encoder) {
 		return
 	}
 	tw := transform.NewWriter(c.out.Archive, enc)
-	c.archive.w = bufio.NewWriterSize(tw, 4<<10)
+	c.archive.setWriter(tw)
 	c.archive.closer = tw
 }
 
@@ -646,11 +645,20 @@ func (c *Core) WantsLinks() bool { return c.out.Link != nil }
 func (c *Core) ArchiveOn(s Scope) bool { return c.offAt(s, false)&NoArchive == 0 }
 
 // Archive passes a token's raw bytes to the archive copy, or elides them.
+// Bytes to copy that fit in the buffer, nearly every token's, are appended
+// here; the rest (elisions, growing the held head, writing out) is
+// archiveWriter.raw's.
 func (c *Core) Archive(raw []byte, on bool) {
-	if c.out.Archive == nil {
+	if a := &c.archive; on && !a.stopped && len(raw) > 0 && len(raw) <= cap(a.buf)-len(a.buf) {
+		n := len(a.buf) // a reslice and a copy: no store of the buffer's pointer
+		a.buf = a.buf[:n+len(raw)]
+		copy(a.buf[n:], raw)
+		a.lastEll = false
 		return
 	}
-	c.archive.raw(raw, on)
+	if c.out.Archive != nil {
+		c.archive.raw(raw, on)
+	}
 }
 
 // Elide writes the ellipsis where a no-archive region starts, so an empty

@@ -162,16 +162,50 @@ func (h *heldText) release(c *Core) {
 
 // archiveWriter writes the archive copy: raw bytes, with one ellipsis for
 // each stretch of elided content.
+//
+// It buffers exactly as the bufio.Writer of archiveBufSize it replaces did
+// (bufio.NewWriterSize): its writer sees the same writes, so the pieces the
+// JSON Lines format makes records of, and their order among the other
+// records, do not change. Owning the buffer lets Core.Archive append a
+// token's bytes itself, where it took three more calls before (raw, write,
+// bufio.Writer.Write).
 type archiveWriter struct {
-	w        *bufio.Writer
+	// buf takes the bytes: while holding, all of them (the held head, its
+	// capacity never above maxHeldArchive); after, what is buffered for the
+	// writer, with as much capacity as the writer has room. Core.Archive
+	// appends to it whatever fits.
+	buf []byte
+	own []byte // the buffer's memory after holding
+	w   io.Writer
+	// bw is the writer when it is a bufio.Writer of at least
+	// archiveBufSize, which bufio.NewWriterSize would have used as is:
+	// buf then takes only what fits in bw's free room and passes it on
+	// before anything that does not, so bw flushes at the same bytes and
+	// gets flushed at the end.
+	bw       *bufio.Writer
 	ellipsis []byte
 	holding  bool
-	hold     []byte
 	overflow bool // the head was too large to hold and was written early
 	stopped  bool // a document-level noarchive: nothing more is written
 	lastEll  bool
 	err      error
 	closer   io.Closer // an encoder that must flush its tail
+}
+
+// archiveBufSize is the archive copy's buffer (when the writer has none).
+const archiveBufSize = 4 << 10
+
+func newArchiveWriter(w io.Writer, ellipsis []byte) archiveWriter {
+	a := archiveWriter{ellipsis: ellipsis, holding: true}
+	a.setWriter(w)
+	return a
+}
+
+func (a *archiveWriter) setWriter(w io.Writer) {
+	a.w, a.bw = w, nil
+	if bw, ok := w.(*bufio.Writer); ok && bw.Size() >= archiveBufSize {
+		a.bw = bw
+	}
 }
 
 func (a *archiveWriter) raw(b []byte, on bool) {
@@ -200,27 +234,89 @@ func (a *archiveWriter) write(b []byte) {
 	if a.err != nil {
 		return
 	}
+	if len(b) <= cap(a.buf)-len(a.buf) {
+		a.buf = append(a.buf, b...)
+		return
+	}
 	if a.holding {
-		if len(a.hold)+len(b) <= maxHeldArchive {
-			a.hold = append(a.hold, b...)
+		if len(a.buf)+len(b) <= maxHeldArchive {
+			a.buf = append(a.buf, b...)
+			a.buf = a.buf[:len(a.buf):min(cap(a.buf), maxHeldArchive)]
 			return
 		}
 		a.overflow = true
 		a.release()
+		a.write(b)
+		return
 	}
-	_, a.err = a.w.Write(b)
+	if a.bw != nil {
+		a.pass()
+		if a.err == nil {
+			_, a.err = a.bw.Write(b)
+		}
+		a.buf = a.own[:0:a.bw.Available()]
+		return
+	}
+	// bufio.Writer.Write, for what does not fit.
+	for len(b) > cap(a.buf)-len(a.buf) && a.err == nil {
+		var n int
+		if len(a.buf) == 0 {
+			n, a.err = a.w.Write(b) // large, and nothing buffered: directly
+		} else {
+			n = copy(a.buf[len(a.buf):cap(a.buf)], b)
+			a.buf = a.buf[:len(a.buf)+n]
+			a.pass()
+		}
+		b = b[n:]
+	}
+	if a.err == nil {
+		a.buf = append(a.buf, b...)
+	}
 }
 
+// pass writes out what is buffered (for bw, into bw's buffer, where it fits).
+func (a *archiveWriter) pass() {
+	if len(a.buf) == 0 || a.err != nil {
+		return
+	}
+	if a.bw != nil {
+		_, a.err = a.bw.Write(a.buf)
+		a.buf = a.buf[:0]
+		return
+	}
+	n, err := a.w.Write(a.buf)
+	if n < len(a.buf) && err == nil {
+		err = io.ErrShortWrite
+	}
+	a.err = err
+	a.buf = a.buf[:0]
+}
+
+// release writes what was held; from here on buf is the writer's buffer.
+// After an overflow nothing is held any more, and buf is left as it is.
 func (a *archiveWriter) release() {
+	if !a.holding {
+		return
+	}
 	a.holding = false
-	hold := a.hold
-	a.hold = nil
+	hold := a.buf
+	if a.bw != nil {
+		a.own = make([]byte, 0, a.bw.Size())
+		a.buf = a.own[:0:a.bw.Available()]
+	} else {
+		a.own = make([]byte, 0, archiveBufSize)
+		a.buf = a.own
+	}
 	a.write(hold)
 }
 
-// withhold drops what was held and writes nothing more.
+// withhold drops what was held and writes nothing more. What an overflow
+// wrote early is still written out.
 func (a *archiveWriter) withhold() {
-	a.hold, a.holding, a.stopped = nil, false, true
+	if a.holding {
+		a.buf = nil
+	}
+	a.holding, a.stopped = false, true
 }
 
 func (a *archiveWriter) fail(err error) {
@@ -233,8 +329,9 @@ func (a *archiveWriter) flush() error {
 	if a.holding {
 		a.release()
 	}
-	if a.err == nil && a.w != nil {
-		a.err = a.w.Flush()
+	a.pass()
+	if a.err == nil && a.bw != nil {
+		a.err = a.bw.Flush()
 	}
 	if a.closer != nil {
 		if err := a.closer.Close(); a.err == nil {
