@@ -210,3 +210,29 @@ func TestArchiveWriterAsBefore(t *testing.T) {
 		}
 	}
 }
+
+// TestArchiveOnIsOffAt checks ArchiveOn against offAt, whose rule it
+// spells out for the one switch.
+func TestArchiveOnIsOffAt(t *testing.T) {
+	if NoArchive != 1<<2 {
+		t.Fatal("ArchiveOn reads seq[2] for NoArchive")
+	}
+	rng := rand.New(rand.NewSource(1))
+	for range 200000 {
+		var c Core
+		for k := range c.flatBy {
+			c.flatBy[k] = Switch(rng.Intn(16))
+			for i := range c.flatSeq[k] {
+				c.flatSeq[k][i] = uint32(rng.Intn(4))
+			}
+		}
+		c.flat = c.flatBy[0] | c.flatBy[1]
+		s := Scope{Off: Switch(rng.Intn(16))}
+		for i := range s.seq {
+			s.seq[i] = uint32(rng.Intn(4))
+		}
+		if got, want := c.ArchiveOn(s), c.offAt(s, false)&NoArchive == 0; got != want {
+			t.Fatalf("flatBy %v flatSeq %v scope off %v seq %v: ArchiveOn %v, offAt says %v", c.flatBy, c.flatSeq, s.Off, s.seq, got, want)
+		}
+	}
+}

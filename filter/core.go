@@ -641,8 +641,17 @@ func (c *Core) WantsArchive() bool { return c.out.Archive != nil }
 // what only links use).
 func (c *Core) WantsLinks() bool { return c.out.Link != nil }
 
-// ArchiveOn reports whether content in scope s belongs in the archive copy.
-func (c *Core) ArchiveOn(s Scope) bool { return c.offAt(s, false)&NoArchive == 0 }
+// ArchiveOn reports whether content in scope s belongs in the archive copy:
+// offAt's rule for the one switch, without its loop, so that it is inlined
+// (parsers ask for nearly every token). The archive is off if the scope
+// turns it off, or if a flat region that turns it off opened after the
+// innermost element region that said something about it.
+func (c *Core) ArchiveOn(s Scope) bool {
+	const i = 2 // NoArchive's bit
+	return s.Off&NoArchive == 0 &&
+		(c.flatBy[0]&NoArchive == 0 || c.flatSeq[0][i] <= s.seq[i]) &&
+		(c.flatBy[1]&NoArchive == 0 || c.flatSeq[1][i] <= s.seq[i])
+}
 
 // Archive passes a token's raw bytes to the archive copy, or elides them.
 // Bytes to copy that fit in the buffer, nearly every token's, are appended
