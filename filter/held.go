@@ -178,10 +178,11 @@ type archiveWriter struct {
 	own []byte // the buffer's memory after holding
 	w   io.Writer
 	// bw is the writer when it is a bufio.Writer of at least
-	// archiveBufSize, which bufio.NewWriterSize would have used as is:
-	// buf then takes only what fits in bw's free room and passes it on
-	// before anything that does not, so bw flushes at the same bytes and
-	// gets flushed at the end.
+	// archiveBufSize, which bufio.NewWriterSize would have used as is.
+	// buf then takes only what fits in bw's free room and is passed on
+	// before any other write: bw holds the same bytes at every write it
+	// gets as before, so it writes out at the same bytes. It is flushed at
+	// the end, as before.
 	bw       *bufio.Writer
 	ellipsis []byte
 	holding  bool
@@ -254,7 +255,7 @@ func (a *archiveWriter) write(b []byte) {
 		if a.err == nil {
 			_, a.err = a.bw.Write(b)
 		}
-		a.buf = a.own[:0:a.bw.Available()]
+		a.arm()
 		return
 	}
 	// bufio.Writer.Write, for what does not fit.
@@ -300,14 +301,18 @@ func (a *archiveWriter) release() {
 	}
 	a.holding = false
 	hold := a.buf
-	if a.bw != nil {
-		a.own = make([]byte, 0, a.bw.Size())
-		a.buf = a.own[:0:a.bw.Available()]
-	} else {
-		a.own = make([]byte, 0, archiveBufSize)
-		a.buf = a.own
-	}
+	a.own = make([]byte, 0, archiveBufSize)
+	a.arm()
 	a.write(hold)
+}
+
+// arm gives buf the room the writer has (bw's free room, up to the size
+// of own).
+func (a *archiveWriter) arm() {
+	a.buf = a.own
+	if a.bw != nil {
+		a.buf = a.own[:0:min(a.bw.Available(), cap(a.own))]
+	}
 }
 
 // withhold drops what was held and writes nothing more. What an overflow
