@@ -20,7 +20,7 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	b.flushTail()
 	t := b.insertionTarget()
 	n := b.alloc()
-	n.atom, n.name, n.ns, n.pos = x, name, ns, b.pos
+	n.atom, n.name, n.ns, n.pos = x, name, ns, b.z.pos
 	if ns == nsHTML {
 		e := atomFlags.lookup(x)
 		n.flags, n.track = e.flags, int(e.track)
@@ -56,7 +56,7 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 // an Element is many words long).
 func (b *builder) element(el *filter.Element, n *node) {
 	t := &b.tok
-	el.Tag, el.Pos, el.Class, el.NoSnippet = n.name, b.pos, t.class, t.noSnippet
+	el.Tag, el.Pos, el.Class, el.NoSnippet = n.name, b.z.pos, t.class, t.noSnippet
 	if n.ns == nsHTML {
 		el.Layout, el.Hidden = classifyFlags(n.flags)
 	} else {
@@ -118,7 +118,7 @@ func (b *builder) elementHooks(n *node) {
 		name, hasName := t.attr("name")
 		content, hasContent := t.attr("content")
 		if hasName && hasContent {
-			b.core.Meta(name, content, b.pos, true)
+			b.core.Meta(name, content, b.z.pos, true)
 		}
 	case a.Base:
 		if t.hasHref {
@@ -164,7 +164,7 @@ func attrsKey(attrs []attr) uint64 {
 // attributes), not yet in the tree.
 func (b *builder) cloneOf(src *node) *node {
 	n := b.alloc()
-	n.atom, n.name, n.ns, n.pos, n.flags, n.track = src.atom, src.name, src.ns, b.pos, src.flags, src.track
+	n.atom, n.name, n.ns, n.pos, n.flags, n.track = src.atom, src.name, src.ns, b.z.pos, src.flags, src.track
 	n.fmtKey = src.fmtKey
 	n.saved.class = append(n.saved.class[:0], src.saved.class...)
 	n.saved.href = append(n.saved.href[:0], src.saved.href...)
@@ -175,7 +175,7 @@ func (b *builder) cloneOf(src *node) *node {
 
 // startClone tells the core about a clone once its parent is known.
 func (b *builder) startClone(n, parent *node) {
-	el := filter.Element{Tag: n.name, Pos: b.pos, Class: n.saved.class, NoSnippet: n.saved.noSnippet, Clone: true}
+	el := filter.Element{Tag: n.name, Pos: b.z.pos, Class: n.saved.class, NoSnippet: n.saved.noSnippet, Clone: true}
 	if n.atom == a.A && n.saved.hasHref {
 		el.Link, el.Href, el.Rel = filter.LinkAnchor, n.saved.href, n.saved.rel
 	}
@@ -288,7 +288,7 @@ func (b *builder) copyBodyClass(n *node) {
 		return
 	}
 	n.hadClass = true
-	el := filter.Element{Tag: n.name, Pos: b.pos, Class: b.tok.class, Clone: true}
+	el := filter.Element{Tag: n.name, Pos: b.z.pos, Class: b.tok.class, Clone: true}
 	parent := b.doc.scope
 	if n.parent != nil {
 		parent = n.parent.scope
@@ -297,7 +297,7 @@ func (b *builder) copyBodyClass(n *node) {
 	b.core.Start(&s, &parent, &el)
 	if s.Off != n.scope.Off {
 		b.lateClass++
-		b.core.Warn(b.pos, "a second <%s> tag adds class %q to the element: it applies from here on; earlier content was already written", n.name, bytes.TrimSpace(b.tok.class))
+		b.core.Warn(b.z.pos, "a second <%s> tag adds class %q to the element: it applies from here on; earlier content was already written", n.name, bytes.TrimSpace(b.tok.class))
 	}
 	n.scope = s
 	b.refresh(b.indexOf(n) + 1)

@@ -67,9 +67,8 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	}
 	for {
 		tt := z.Next()
-		pos := z.Pos()
+		pos := z.Pos() // the builder reads it from z
 		core.SetPos(pos)
-		b.pos = pos
 		if tt == html.ErrorToken {
 			if z.Err() == io.EOF {
 				// A tag or comment cut off by the end of input is no token,

@@ -122,7 +122,6 @@ type builder struct {
 	allocated int // nodes ever made; all are back on free after EOF
 	maxDepth  int
 	depthErr  bool
-	pos       filter.Pos
 	links     bool // links are wanted: keep href/rel of <a> for clones
 	archive   bool // the archive copy is wanted: note where text lands
 
