@@ -142,7 +142,7 @@ func (b *builder) saveAttrs(n *node) {
 	n.saved.noSnippet = t.noSnippet
 	n.saved.hasHref = t.hasHref
 	n.saved.href, n.saved.rel = n.saved.href[:0], n.saved.rel[:0]
-	if b.links {
+	if b.links && t.hasHref {
 		n.saved.href = append(n.saved.href, t.href...)
 		n.saved.rel = append(n.saved.rel, t.rel...)
 	}

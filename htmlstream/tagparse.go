@@ -15,7 +15,12 @@ import (
 // character references, NULs, carriage returns).
 func (d *driver) readTag(tt html.TokenType) {
 	t := &d.b.tok
-	*t = token{typ: tt, attrs: d.attrs[:0]}
+	// Not *t = token{...}: the token is many words long, and most of them
+	// (href, src, xlinkHref) are read only under their has- flags.
+	t.typ, t.atom, t.name, t.data, t.attrs = tt, 0, "", nil, d.attrs[:0]
+	t.selfClosing, t.implied, t.noNUL, t.utf8 = false, false, false, false
+	t.class, t.rel = nil, nil
+	t.hasClass, t.hasHref, t.hasSrc, t.noSnippet, t.hasXlinkHref = false, false, false, false, false
 	name, more := d.z.tagNameAsIs()
 	if name == nil {
 		name, more = d.z.TagName() // lower case already: the cache takes it as it stands

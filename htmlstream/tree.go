@@ -69,7 +69,9 @@ type token struct {
 	// bytes are valid too.
 	utf8 bool
 
-	// Attributes the builder and the core look at, found in one pass.
+	// Attributes the builder and the core look at, found in one pass;
+	// href, src and xlinkHref mean something only under their has- flags
+	// (readTag does not clear them).
 	class, href, src, rel, xlinkHref     []byte
 	hasClass, hasHref, hasSrc, noSnippet bool
 	hasXlinkHref                         bool
