@@ -112,11 +112,8 @@ func resolvePlain(base *url.URL, href string) (string, bool) {
 	}
 	switch {
 	case strings.HasPrefix(href, "https://") || strings.HasPrefix(href, "http://"):
-		rest := href[strings.Index(href, "//")+2:]
-		host := rest
-		if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-			host = rest[:i]
-		}
+		rest := href[strings.IndexByte(href, '/')+2:]
+		host := rest[:pathStart(rest)]
 		if host == "" || !plainHost(host) || host[0] == ':' || host[len(host)-1] == ':' {
 			return "", false
 		}
@@ -124,11 +121,7 @@ func resolvePlain(base *url.URL, href string) (string, bool) {
 	case base == nil:
 		// No base: a relative reference stays as written, unless a colon
 		// in its first segment would read as a scheme.
-		first := href
-		if i := strings.IndexAny(href, "/?#"); i >= 0 {
-			first = href[:i]
-		}
-		if strings.Contains(first, ":") || strings.HasPrefix(href, "//") {
+		if strings.IndexByte(href[:pathStart(href)], ':') >= 0 || strings.HasPrefix(href, "//") {
 			return "", false
 		}
 		return href, true
@@ -141,30 +134,60 @@ func resolvePlain(base *url.URL, href string) (string, bool) {
 	return "", false
 }
 
+// pathStart is the index of the first '/', '?' or '#' in s (len(s) if none):
+// where the authority or first segment ends. A loop, because
+// strings.IndexAny builds its byte set on every call.
+func pathStart(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == '/' || c == '?' || c == '#' {
+			return i
+		}
+	}
+	return len(s)
+}
+
 // plainURL: only characters that stand for themselves in a URL, no dot
-// segments, no empty fragment or query marker at the end, no backslash.
+// segments, no empty fragment or query marker at the end, no backslash,
+// at most one '#'.
 func plainURL(s string) bool {
+	hash := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case c == '-' || c == '_' || c == '~' || c == '/' || c == ':' || c == '=' || c == '&' || c == ',' || c == ';' || c == '+':
-		case c == '.':
+		if urlPlainByte[c] {
+			continue
+		}
+		switch c {
+		case '.':
 			// "/." starts a dot segment when the segment is "." or "..".
 			if i > 0 && s[i-1] == '/' && (i+1 == len(s) || s[i+1] == '/' || s[i+1] == '?' || s[i+1] == '#' ||
 				s[i+1] == '.' && (i+2 == len(s) || s[i+2] == '/' || s[i+2] == '?' || s[i+2] == '#')) {
 				return false
 			}
-		case c == '?' || c == '#':
-			if i == len(s)-1 || strings.Count(s, "#") > 1 {
+		case '?', '#':
+			if i == len(s)-1 || c == '#' && hash {
 				return false
 			}
+			hash = hash || c == '#'
 		default:
 			return false
 		}
 	}
 	return true
 }
+
+// urlPlainByte marks the bytes plainURL passes without a second look.
+var urlPlainByte = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for _, c := range "-_~/:=&,;+" {
+		t[c] = true
+	}
+	return t
+}()
 
 func plainHost(h string) bool {
 	for i := 0; i < len(h); i++ {
@@ -190,17 +213,30 @@ func resolveSlow(base *url.URL, href string) string {
 // trimHref strips the whitespace a URL parser strips (HTML's URL rules).
 // WHATWG URL parsing removes tabs and newlines anywhere and C0 controls
 // and spaces at the ends; Go's url.Parse would reject them instead.
+// Trimming bytes up to ' ' is trimming those runes: every byte of a
+// multi-byte or invalid sequence is above ' '.
 func trimHref(b []byte) string {
-	s := strings.TrimFunc(string(b), func(r rune) bool { return r <= ' ' })
-	if strings.ContainsAny(s, "\t\n\r") {
-		s = strings.Map(func(r rune) rune {
-			if r == '\t' || r == '\n' || r == '\r' {
-				return -1
-			}
-			return r
-		}, s)
+	i, j := 0, len(b)
+	for i < j && b[i] <= ' ' {
+		i++
 	}
-	return s
+	for j > i && b[j-1] <= ' ' {
+		j--
+	}
+	b = b[i:j]
+	for _, c := range b {
+		if c == '\t' || c == '\n' || c == '\r' {
+			// strings.Map also makes invalid UTF-8 U+FFFD; kept for
+			// these rare hrefs so that they come out as they always have.
+			return strings.Map(func(r rune) rune {
+				if r == '\t' || r == '\n' || r == '\r' {
+					return -1
+				}
+				return r
+			}, string(b))
+		}
+	}
+	return string(b)
 }
 
 func isJavaScriptURL(href string) bool {
