@@ -193,6 +193,7 @@ type Core struct {
 	heldText        heldText
 	archive         archiveWriter
 	queue           []*anchor
+	anchors         []anchor // the slab newAnchor hands out from: its length is how many it has
 	robotNames      map[int]string
 	profileOK       bool
 	track           bool // track causes and regions (jsonl, check)
@@ -452,7 +453,9 @@ func (c *Core) Rescope(parent, s Scope) Scope {
 // newLink decides whether a link is followed and why not.
 func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
 	href := trimHref(el.Href)
-	a := &anchor{link: Link{Href: href, Tag: el.Tag, Rel: string(el.Rel), Line: el.Pos.Line, Col: el.Pos.Col, Followed: true}, base: c.linkBase}
+	a := c.newAnchor()
+	a.link = Link{Href: href, Tag: el.Tag, Rel: string(el.Rel), Line: el.Pos.Line, Col: el.Pos.Col, Followed: true}
+	a.base = c.linkBase
 	a.text = a.short[:0]
 	off := c.offAt(s, false)
 	switch {
@@ -477,6 +480,21 @@ func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
 		}
 	}
 	return a
+}
+
+// newAnchor hands out a zeroed anchor from a slab, so that links cost one
+// allocation per slab rather than one each. Anchors are never reused: a
+// scope may point at one after it is written, and the garbage collector
+// frees a slab once no anchor in it is referenced. Slabs start small, for
+// documents with few links, and double up to maxAnchorSlab.
+func (c *Core) newAnchor() *anchor {
+	n := len(c.anchors)
+	if n == cap(c.anchors) {
+		c.anchors = make([]anchor, 0, min(max(2*n, 4), maxAnchorSlab))
+		n = 0
+	}
+	c.anchors = c.anchors[:n+1]
+	return &c.anchors[n]
 }
 
 func (c *Core) resolve(href string) string {

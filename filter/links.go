@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/url"
 	"strings"
+	"unsafe"
 )
 
 // LinkKind says how an element carries a link.
@@ -39,6 +40,13 @@ const MaxAnchorText = 4 << 10
 // maxQueuedLinks bounds the links waiting behind an open <a>: past it, the
 // oldest is written with the anchor text it has so far.
 const maxQueuedLinks = 1024
+
+// maxAnchorSlab bounds the anchors allocated together (newAnchor): as many
+// as fit in 32 KiB, the runtime's largest size class, with the 8-byte
+// header it adds to such objects (128 of today's 224-byte anchors would
+// take the next class up, wasting 4 KiB). Small beside the page buffers,
+// large enough that the allocation is a small part of a link's cost.
+const maxAnchorSlab = (32<<10 - 8) / int(unsafe.Sizeof(anchor{}))
 
 // anchor is a link being collected: its text grows while its element is open.
 type anchor struct {
