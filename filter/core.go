@@ -193,7 +193,7 @@ type Core struct {
 	heldText        heldText
 	archive         archiveWriter
 	queue           []*anchor
-	anchors         []anchor // the slab newAnchor hands out from: its length is how many it has
+	links           linkMemory // where anchors and their hrefs are allocated
 	robotNames      map[int]string
 	profileOK       bool
 	track           bool // track causes and regions (jsonl, check)
@@ -450,18 +450,21 @@ func (c *Core) Rescope(parent, s Scope) Scope {
 	return s
 }
 
-// newLink decides whether a link is followed and why not.
+// newLink decides whether a link is followed and why not. The href and rel
+// are copied into the anchor (the element's bytes are the parser's); they
+// become strings when the link is written (linkStrings).
 func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
-	href := trimHref(el.Href)
-	a := c.newAnchor()
-	a.link = Link{Href: href, Tag: el.Tag, Rel: string(el.Rel), Line: el.Pos.Line, Col: el.Pos.Col, Followed: true}
+	a := c.links.anchor()
+	href := hrefAsParsed(el.Href)
+	a.raw, a.hrefLen = c.links.keep(href, el.Rel), len(href)
+	a.link = Link{Tag: el.Tag, Line: el.Pos.Line, Col: el.Pos.Col, Followed: true}
 	a.base = c.linkBase
 	a.text = a.short[:0]
 	off := c.offAt(s, false)
 	switch {
-	case href == "":
+	case a.hrefLen == 0:
 		a.link.Followed, a.link.Reason = false, "empty href"
-	case isJavaScriptURL(href):
+	case isJavaScriptURL(a.raw[:a.hrefLen]):
 		a.link.Followed, a.link.Reason = false, "javascript: URL"
 	case el.Tag == "link" && relNotAHyperlink(el.Rel):
 		a.link.Followed, a.link.Reason = false, "rel names a resource, not a page"
@@ -475,33 +478,11 @@ func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
 			a.link.Cause = s.why.of(NoFollow)
 		}
 	case c.dialects&DialectRel != 0 && own.On&NoFollow == 0:
-		if tok, ok := relNoFollow(el.Rel); ok {
-			a.link.Followed, a.link.Reason = false, "rel="+tok
+		if reason, ok := relNoFollow(el.Rel); ok {
+			a.link.Followed, a.link.Reason = false, reason
 		}
 	}
 	return a
-}
-
-// newAnchor hands out a zeroed anchor from a slab, so that links cost one
-// allocation per slab rather than one each. Anchors are never reused: a
-// scope may point at one after it is written, and the garbage collector
-// frees a slab once no anchor in it is referenced. Slabs start small, for
-// documents with few links, and double up to maxAnchorSlab.
-func (c *Core) newAnchor() *anchor {
-	n := len(c.anchors)
-	if n == cap(c.anchors) {
-		c.anchors = make([]anchor, 0, min(max(2*n, 4), maxAnchorSlab))
-		n = 0
-	}
-	c.anchors = c.anchors[:n+1]
-	return &c.anchors[n]
-}
-
-func (c *Core) resolve(href string) string {
-	if href == "" {
-		return ""
-	}
-	return resolve(c.base, href)
 }
 
 // BaseHref applies the document's first <base href> (or xml:base on the root).
@@ -540,14 +521,7 @@ func (c *Core) flushLinks() {
 	n := 0
 	for n < len(c.queue) && c.queue[n].done {
 		a := c.queue[n]
-		// Resolved now, not when seen: a head link before <base> is held
-		// until the head has ended, and the base applies to it too.
-		if a.base != nil {
-			a.link.URL = resolve(a.base, a.link.Href)
-		} else {
-			a.link.URL = c.resolve(a.link.Href)
-		}
-		a.link.Text = collapseSpace(a.text)
+		c.linkStrings(a)
 		if err := c.out.Link(a.link); err != nil {
 			c.archive.fail(err)
 		}
@@ -870,32 +844,6 @@ func replaceInvalidUTF8(b []byte) []byte {
 		b = b[size:]
 	}
 	return out
-}
-
-// collapseSpace is the text with whitespace runs (ASCII whitespace and
-// no-break spaces, as in the text output) made one space and the ends
-// trimmed, in one allocation.
-func collapseSpace(b []byte) string {
-	var out strings.Builder
-	out.Grow(len(b))
-	space := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-		case c == 0xC2 && i+1 < len(b) && b[i+1] == 0xA0:
-			i++
-		default:
-			if space && out.Len() > 0 {
-				out.WriteByte(' ')
-			}
-			space = false
-			out.WriteByte(c)
-			continue
-		}
-		space = true
-	}
-	return out.String()
 }
 
 func clip(s string, n int) string {

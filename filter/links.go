@@ -41,12 +41,49 @@ const MaxAnchorText = 4 << 10
 // oldest is written with the anchor text it has so far.
 const maxQueuedLinks = 1024
 
-// maxAnchorSlab bounds the anchors allocated together (newAnchor): as many
-// as fit in 32 KiB, the runtime's largest size class, with the 8-byte
-// header it adds to such objects (128 of today's 224-byte anchors would
-// take the next class up, wasting 4 KiB). Small beside the page buffers,
-// large enough that the allocation is a small part of a link's cost.
+// linkMemory allocates anchors, and the bytes of their hrefs and rels, in
+// slabs: one allocation for many links. Nothing is reused (a scope may
+// still point at an anchor after its link is written); the garbage
+// collector frees a slab once nothing in it is referenced. Slabs start
+// small, for documents with few links, and double up to a bound.
+type linkMemory struct {
+	anchors []anchor // the anchor slab: its length is how many it has given out
+	bytes   []byte   // the byte slab, likewise
+}
+
+// maxAnchorSlab is as many anchors as fit in 32 KiB, the runtime's largest
+// size class, with the 8-byte header it adds to such objects (a round 128
+// of today's anchors would take the next class up, wasting 4 KiB).
 const maxAnchorSlab = (32<<10 - 8) / int(unsafe.Sizeof(anchor{}))
+
+// maxByteSlab bounds the byte slab; a link longer than a quarter of it gets
+// an allocation of its own, so a slab is never mostly left unused.
+const maxByteSlab = 4 << 10
+
+// anchor hands out a zeroed anchor.
+func (m *linkMemory) anchor() *anchor {
+	n := len(m.anchors)
+	if n == cap(m.anchors) {
+		m.anchors = make([]anchor, 0, min(max(2*n, 4), maxAnchorSlab))
+		n = 0
+	}
+	m.anchors = m.anchors[:n+1]
+	return &m.anchors[n]
+}
+
+// keep copies href followed by rel out of the parser's buffer.
+func (m *linkMemory) keep(href, rel []byte) []byte {
+	n := len(href) + len(rel)
+	if n > cap(m.bytes)-len(m.bytes) {
+		if n > maxByteSlab/4 {
+			return append(append(make([]byte, 0, n), href...), rel...)
+		}
+		m.bytes = make([]byte, 0, max(min(2*cap(m.bytes), maxByteSlab), 256, n))
+	}
+	start := len(m.bytes)
+	m.bytes = append(append(m.bytes, href...), rel...)
+	return m.bytes[start:len(m.bytes):len(m.bytes)]
+}
 
 // anchor is a link being collected: its text grows while its element is open.
 type anchor struct {
@@ -57,11 +94,106 @@ type anchor struct {
 	// short holds the text of most links (a few words), so that collecting
 	// it costs no allocation of its own.
 	short [48]byte
+	// raw is the href as a URL parser reads it (its first hrefLen bytes)
+	// followed by the rel value, kept (linkMemory.keep) until the link is
+	// written.
+	raw     []byte
+	hrefLen int
+}
+
+// linkStrings fills in the URL, Href, Rel and Text of a link about to be
+// written. They are parts of one string, so a link costs one allocation:
+// the URL shares the href's bytes when it is the href itself or the base's
+// origin followed by it. Resolved now, not when seen: a head link before
+// <base> is held until the head has ended, and the base applies to it too.
+func (c *Core) linkStrings(a *anchor) {
+	href, rel := a.raw[:a.hrefLen], a.raw[a.hrefLen:]
+	// An xml:base link resolves even an empty href (to the base, as
+	// net/url does); against the document's base, an empty href has no URL.
+	base, resolves := a.base, true
+	if base == nil {
+		base, resolves = c.base, len(href) > 0
+	}
+	var scheme, host string
+	plain := false
+	if resolves {
+		// A view of the bytes for the checks alone: plainResolution
+		// returns nothing made from it.
+		scheme, host, plain = plainResolution(base, unsafe.String(unsafe.SliceData(href), len(href)))
+	}
+	// The string is built in a slice of its own and then viewed as a
+	// string: nothing else holds the slice, so the bytes never change.
+	n := len(href) + len(rel) + len(a.text)
+	if scheme != "" {
+		n += len(scheme) + len("://") + len(host)
+	}
+	b := make([]byte, 0, n)
+	if scheme != "" {
+		b = append(append(append(b, scheme...), "://"...), host...)
+	}
+	hrefAt := len(b)
+	b = append(b, href...)
+	relAt := len(b)
+	b = append(b, rel...)
+	textAt := len(b)
+	b = appendCollapsed(b, a.text)
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	a.link.Href, a.link.Rel, a.link.Text = s[hrefAt:relAt], s[relAt:textAt], s[textAt:]
+	switch {
+	case plain:
+		a.link.URL = s[:relAt]
+	case resolves:
+		a.link.URL = resolveSlow(base, a.link.Href)
+	}
+}
+
+// appendCollapsed appends anchor text with its whitespace runs (ASCII
+// whitespace and no-break spaces, as in the text output) made one space and
+// the ends trimmed, a word at a time.
+func appendCollapsed(b, text []byte) []byte {
+	wrote := false
+	for i := 0; i < len(text); {
+		for i < len(text) {
+			if w := spaceAt(text, i); w > 0 {
+				i += w
+			} else {
+				break
+			}
+		}
+		j := i
+		for j < len(text) && spaceAt(text, j) == 0 {
+			j++
+		}
+		if j > i {
+			if wrote {
+				b = append(b, ' ')
+			}
+			b = append(b, text[i:j]...)
+			wrote = true
+		}
+		i = j
+	}
+	return b
+}
+
+// spaceAt is the length of the whitespace character at text[i] (0 if none).
+func spaceAt(text []byte, i int) int {
+	c := text[i]
+	switch {
+	case c > ' ' && c != 0xC2:
+		return 0
+	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+		return 1
+	case c == 0xC2 && i+1 < len(text) && text[i+1] == 0xA0:
+		return 2
+	}
+	return 0
 }
 
 // relNoFollow reports whether a rel value has a token asking not to follow
-// (nofollow, ugc, sponsored), split on spaces and commas, any case.
-func relNoFollow(rel []byte) (string, bool) {
+// (nofollow, ugc, sponsored), split on spaces and commas, any case, and
+// gives the reason that names it.
+func relNoFollow(rel []byte) (reason string, ok bool) {
 	for rest := rel; len(rest) > 0; {
 		i := 0
 		for i < len(rest) && isRelSep(rest[i]) {
@@ -73,9 +205,9 @@ func relNoFollow(rel []byte) (string, bool) {
 		}
 		tok := rest[i:j]
 		rest = rest[j:]
-		for _, name := range [...]string{"nofollow", "ugc", "sponsored"} {
-			if bytes.EqualFold(tok, []byte(name)) {
-				return name, true
+		for _, r := range [...]string{"rel=nofollow", "rel=ugc", "rel=sponsored"} {
+			if bytes.EqualFold(tok, []byte(r[len("rel="):])) {
+				return r, true
 			}
 		}
 	}
@@ -99,47 +231,40 @@ func relNotAHyperlink(rel []byte) bool {
 	return false
 }
 
-// resolve makes href absolute against base; an href that does not parse is
-// returned as written (trimmed), a base that is nil leaves href relative.
-func resolve(base *url.URL, href string) string {
-	if s, ok := resolvePlain(base, href); ok {
-		return s
-	}
-	return resolveSlow(base, href)
-}
-
-// resolvePlain is resolve for the links most pages are made of, without a
-// parse and a rebuild (they cost about 2 µs a link): an absolute http(s)
-// URL, or a path from the root against an http(s) base, made only of
+// plainResolution is the resolution of the links most pages are made of,
+// without a parse and a rebuild (they cost about 2 µs a link): an absolute
+// http(s) URL, or a relative reference without a base, made only of
 // characters that need no escaping and with no dot segments, resolves to
-// itself (or to the base's origin followed by it). Anything else takes the
-// general path; TestPlainResolutionAgreesWithNetURL checks the two agree.
-func resolvePlain(base *url.URL, href string) (string, bool) {
+// itself (scheme ""); a path from the root against an http(s) base resolves
+// to scheme://host followed by it. ok is false for anything else, which
+// resolveSlow takes; TestPlainResolutionAgreesWithNetURL checks the two
+// agree.
+func plainResolution(base *url.URL, href string) (scheme, host string, ok bool) {
 	if !plainURL(href) {
-		return "", false
+		return "", "", false
 	}
 	switch {
 	case strings.HasPrefix(href, "https://") || strings.HasPrefix(href, "http://"):
 		rest := href[strings.IndexByte(href, '/')+2:]
-		host := rest[:pathStart(rest)]
-		if host == "" || !plainHost(host) || host[0] == ':' || host[len(host)-1] == ':' {
-			return "", false
+		h := rest[:pathStart(rest)]
+		if h == "" || !plainHost(h) || h[0] == ':' || h[len(h)-1] == ':' {
+			return "", "", false
 		}
-		return href, true
+		return "", "", true
 	case base == nil:
 		// No base: a relative reference stays as written, unless a colon
 		// in its first segment would read as a scheme.
 		if strings.IndexByte(href[:pathStart(href)], ':') >= 0 || strings.HasPrefix(href, "//") {
-			return "", false
+			return "", "", false
 		}
-		return href, true
+		return "", "", true
 	case len(href) > 1 && href[0] == '/' && href[1] != '/':
 		if (base.Scheme != "http" && base.Scheme != "https") || base.User != nil || base.Host == "" || base.Opaque != "" || !plainHost(base.Host) {
-			return "", false
+			return "", "", false
 		}
-		return base.Scheme + "://" + base.Host + href, true
+		return base.Scheme, base.Host, true
 	}
-	return "", false
+	return "", "", false
 }
 
 // pathStart is the index of the first '/', '?' or '#' in s (len(s) if none):
@@ -218,12 +343,13 @@ func resolveSlow(base *url.URL, href string) string {
 	return base.ResolveReference(ref).String()
 }
 
-// trimHref strips the whitespace a URL parser strips (HTML's URL rules).
+// hrefAsParsed is the href as a URL parser reads it (HTML's URL rules):
 // WHATWG URL parsing removes tabs and newlines anywhere and C0 controls
 // and spaces at the ends; Go's url.Parse would reject them instead.
 // Trimming bytes up to ' ' is trimming those runes: every byte of a
-// multi-byte or invalid sequence is above ' '.
-func trimHref(b []byte) string {
+// multi-byte or invalid sequence is above ' '. The result is part of b
+// unless tabs or newlines had to be taken out.
+func hrefAsParsed(b []byte) []byte {
 	i, j := 0, len(b)
 	for i < j && b[i] <= ' ' {
 		i++
@@ -233,20 +359,23 @@ func trimHref(b []byte) string {
 	}
 	b = b[i:j]
 	for _, c := range b {
-		if c == '\t' || c == '\n' || c == '\r' {
+		if c <= '\r' && (c == '\t' || c == '\n' || c == '\r') {
 			// strings.Map also makes invalid UTF-8 U+FFFD; kept for
 			// these rare hrefs so that they come out as they always have.
-			return strings.Map(func(r rune) rune {
+			return []byte(strings.Map(func(r rune) rune {
 				if r == '\t' || r == '\n' || r == '\r' {
 					return -1
 				}
 				return r
-			}, string(b))
+			}, string(b)))
 		}
 	}
-	return string(b)
+	return b
 }
 
-func isJavaScriptURL(href string) bool {
-	return len(href) >= 11 && strings.EqualFold(href[:11], "javascript:")
+// trimHref is hrefAsParsed as a string.
+func trimHref(b []byte) string { return string(hrefAsParsed(b)) }
+
+func isJavaScriptURL(href []byte) bool {
+	return len(href) >= 11 && href[0]|0x20 == 'j' && bytes.EqualFold(href[:11], []byte("javascript:"))
 }

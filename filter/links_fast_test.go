@@ -2,9 +2,20 @@ package filter
 
 import (
 	"math/rand"
+	"net/url"
 	"strings"
 	"testing"
 )
+
+// resolvePlain is plainResolution's URL, for the tests that check it
+// against net/url.
+func resolvePlain(base *url.URL, href string) (string, bool) {
+	scheme, host, ok := plainResolution(base, href)
+	if !ok || scheme == "" {
+		return href, ok
+	}
+	return scheme + "://" + host + href, true
+}
 
 // The byte loops of trimHref and plainURL must decide as the plain
 // definitions do (strings.TrimFunc and strings.Map for the one, a switch
@@ -57,5 +68,118 @@ func TestHrefFastPathsAgreeWithDefinitions(t *testing.T) {
 		if got, want := plainURL(string(b)), plainDefinition(string(b)); got != want {
 			t.Errorf("plainURL(%q) = %v, want %v", b, got, want)
 		}
+	}
+}
+
+// appendCollapsed must give what the byte-at-a-time definition gives.
+func TestAppendCollapsedAgreesWithDefinition(t *testing.T) {
+	definition := func(b []byte) string {
+		var out strings.Builder
+		space := false
+		for i := 0; i < len(b); i++ {
+			c := b[i]
+			switch {
+			case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
+			case c == 0xC2 && i+1 < len(b) && b[i+1] == 0xA0:
+				i++
+			default:
+				if space && out.Len() > 0 {
+					out.WriteByte(' ')
+				}
+				space = false
+				out.WriteByte(c)
+				continue
+			}
+			space = true
+		}
+		return out.String()
+	}
+	rng := rand.New(rand.NewSource(7))
+	parts := []string{" ", "\t", "\n", "\r", "\f", "\v", "\xc2", "\xa0", "\u00a0", "\xc2\xc2\xa0", "é", "a", "word", "\xff"}
+	for i := 0; i < 50000; i++ {
+		var b []byte
+		for j := 0; j < rng.Intn(10); j++ {
+			b = append(b, parts[rng.Intn(len(parts))]...)
+		}
+		got := string(appendCollapsed([]byte("href"), b))
+		if want := "href" + definition(b); got != want {
+			t.Errorf("appendCollapsed(%q) = %q, want %q", b, got[4:], want[4:])
+		}
+	}
+}
+
+// The links handed over are the caller's: the parser reuses the bytes an
+// element's href and rel point into, and a link written later must not
+// change one written earlier.
+func TestLinksHandedOverAreOwned(t *testing.T) {
+	for _, base := range []string{"", "https://example.com/dir/page.html"} {
+		var got []Link
+		c, err := NewCore(Options{Base: base}, Outputs{Link: func(l Link) error { got = append(got, l); return nil }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.EndHead()
+		buf := make([]byte, 0, 256)
+		var want []string
+		for i := 0; i < 400; i++ {
+			href := []string{"/page/%d.html", " http://h.example/%d ", "rel/%d.html", "/a\tb/%d", "https://long.example/" + strings.Repeat("x", 80) + "/%d"}[i%5]
+			href = strings.Replace(href, "%d", string(rune('a'+i%26))+strings.Repeat("z", i%7), 1)
+			rel := []string{"", "nofollow", "noopener noreferrer"}[i%3]
+			buf = append(append(buf[:0], href...), rel...)
+			el := Element{Tag: "a", Link: LinkAnchor, Href: buf[:len(href)], Rel: buf[len(href):], Pos: StartPos}
+			s := c.Start(c.Root(), &el)
+			text := []byte(" anchor\u00a0text " + href + " ")
+			wantText := strings.Join(strings.Fields(string(text)), " ")
+			c.Text(s, text)
+			for j := range buf {
+				buf[j] = '#'
+			}
+			for j := range text {
+				text[j] = '#'
+			}
+			c.Release(s)
+			want = append(want, strings.Join([]string{trimHref([]byte(href)), rel, wantText}, "|"))
+		}
+		if _, err := c.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("base %q: %d links, want %d", base, len(got), len(want))
+		}
+		for i, l := range got {
+			if s := l.Href + "|" + l.Rel + "|" + l.Text; s != want[i] {
+				t.Errorf("base %q: link %d is %q, want %q", base, i, s, want[i])
+			}
+			var b *url.URL
+			if base != "" {
+				b, _ = url.Parse(base)
+			}
+			if u := resolveSlow(b, l.Href); l.URL != u {
+				t.Errorf("base %q: link %d URL %q, want %q", base, i, l.URL, u)
+			}
+		}
+	}
+}
+
+// An empty href resolves to nothing against the document's base, but to
+// the base itself against an xml:base (as net/url resolves it), also when
+// the link has no text or rel at all.
+func TestEmptyHrefResolution(t *testing.T) {
+	var got []Link
+	c, err := NewCore(Options{Base: "https://example.com/doc.xml"}, Outputs{Link: func(l Link) error { got = append(got, l); return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.EndHead()
+	xmlBase, _ := url.Parse("https://other.example/feed/")
+	for _, base := range []*url.URL{nil, xmlBase} {
+		s := c.StartBased(c.Root(), &Element{Tag: "link", Link: LinkRef, Pos: StartPos}, base)
+		c.Release(s)
+	}
+	if _, err := c.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].URL != "" || got[1].URL != "https://other.example/feed/" {
+		t.Errorf("links %+v, want URLs \"\" and the xml:base", got)
 	}
 }
