@@ -455,9 +455,10 @@ func (c *Core) Rescope(parent, s Scope) Scope {
 // become strings when the link is written (linkStrings).
 func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
 	a := c.links.anchor()
-	href := hrefAsParsed(el.Href)
-	a.raw, a.hrefLen = c.links.keep(href, el.Rel), len(href)
-	a.link = Link{Tag: el.Tag, Line: el.Pos.Line, Col: el.Pos.Col, Followed: true}
+	href, plain := hrefAsParsed(el.Href)
+	a.raw, a.hrefLen, a.plain = c.links.keep(href, el.Rel), len(href), plain
+	// The anchor is new and zeroed: only what is not zero is set.
+	a.link.Tag, a.link.Line, a.link.Col, a.link.Followed = el.Tag, el.Pos.Line, el.Pos.Col, true
 	a.base = c.linkBase
 	a.text = a.short[:0]
 	off := c.offAt(s, false)

@@ -90,7 +90,10 @@ type anchor struct {
 	link Link
 	text []byte
 	done bool
-	base *url.URL // resolve against this, not the document's base (xml:base)
+	// plain records plainURL of the href, found by hrefAsParsed's scan so
+	// that resolving it needs no second one.
+	plain bool
+	base  *url.URL // resolve against this, not the document's base (xml:base)
 	// short holds the text of most links (a few words), so that collecting
 	// it costs no allocation of its own.
 	short [48]byte
@@ -119,7 +122,7 @@ func (c *Core) linkStrings(a *anchor) {
 	if resolves {
 		// A view of the bytes for the checks alone: plainResolution
 		// returns nothing made from it.
-		scheme, host, plain = plainResolution(base, unsafe.String(unsafe.SliceData(href), len(href)))
+		scheme, host, plain = plainResolution(base, unsafe.String(unsafe.SliceData(href), len(href)), a.plain)
 	}
 	// The string is built in a slice of its own and then viewed as a
 	// string: nothing else holds the slice, so the bytes never change.
@@ -238,9 +241,9 @@ func relNotAHyperlink(rel []byte) bool {
 // itself (scheme ""); a path from the root against an http(s) base resolves
 // to scheme://host followed by it. ok is false for anything else, which
 // resolveSlow takes; TestPlainResolutionAgreesWithNetURL checks the two
-// agree.
-func plainResolution(base *url.URL, href string) (scheme, host string, ok bool) {
-	if !plainURL(href) {
+// agree. plain is plainURL(href).
+func plainResolution(base *url.URL, href string, plain bool) (scheme, host string, ok bool) {
+	if !plain {
 		return "", "", false
 	}
 	switch {
@@ -282,7 +285,7 @@ func pathStart(s string) int {
 // plainURL: only characters that stand for themselves in a URL, no dot
 // segments, no empty fragment or query marker at the end, no backslash,
 // at most one '#'.
-func plainURL(s string) bool {
+func plainURL(s []byte) bool {
 	hash := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -348,8 +351,9 @@ func resolveSlow(base *url.URL, href string) string {
 // and spaces at the ends; Go's url.Parse would reject them instead.
 // Trimming bytes up to ' ' is trimming those runes: every byte of a
 // multi-byte or invalid sequence is above ' '. The result is part of b
-// unless tabs or newlines had to be taken out.
-func hrefAsParsed(b []byte) []byte {
+// unless tabs or newlines had to be taken out. plain is plainURL(href):
+// most hrefs are plain, and a plain one has no tab or newline to look for.
+func hrefAsParsed(b []byte) (href []byte, plain bool) {
 	i, j := 0, len(b)
 	for i < j && b[i] <= ' ' {
 		i++
@@ -358,23 +362,30 @@ func hrefAsParsed(b []byte) []byte {
 		j--
 	}
 	b = b[i:j]
+	if plainURL(b) {
+		return b, true
+	}
 	for _, c := range b {
-		if c <= '\r' && (c == '\t' || c == '\n' || c == '\r') {
+		if c == '\t' || c == '\n' || c == '\r' {
 			// strings.Map also makes invalid UTF-8 U+FFFD; kept for
 			// these rare hrefs so that they come out as they always have.
-			return []byte(strings.Map(func(r rune) rune {
+			href = []byte(strings.Map(func(r rune) rune {
 				if r == '\t' || r == '\n' || r == '\r' {
 					return -1
 				}
 				return r
 			}, string(b)))
+			return href, plainURL(href)
 		}
 	}
-	return b
+	return b, false
 }
 
 // trimHref is hrefAsParsed as a string.
-func trimHref(b []byte) string { return string(hrefAsParsed(b)) }
+func trimHref(b []byte) string {
+	href, _ := hrefAsParsed(b)
+	return string(href)
+}
 
 func isJavaScriptURL(href []byte) bool {
 	return len(href) >= 11 && href[0]|0x20 == 'j' && bytes.EqualFold(href[:11], []byte("javascript:"))

@@ -10,7 +10,7 @@ import (
 // resolvePlain is plainResolution's URL, for the tests that check it
 // against net/url.
 func resolvePlain(base *url.URL, href string) (string, bool) {
-	scheme, host, ok := plainResolution(base, href)
+	scheme, host, ok := plainResolution(base, href, plainURL([]byte(href)))
 	if !ok || scheme == "" {
 		return href, ok
 	}
@@ -65,8 +65,11 @@ func TestHrefFastPathsAgreeWithDefinitions(t *testing.T) {
 		if got, want := trimHref(b), trimDefinition(b); got != want {
 			t.Errorf("trimHref(%q) = %q, want %q", b, got, want)
 		}
-		if got, want := plainURL(string(b)), plainDefinition(string(b)); got != want {
+		if got, want := plainURL(b), plainDefinition(string(b)); got != want {
 			t.Errorf("plainURL(%q) = %v, want %v", b, got, want)
+		}
+		if href, plain := hrefAsParsed(b); plain != plainDefinition(string(href)) {
+			t.Errorf("hrefAsParsed(%q) says plain %v for %q", b, plain, href)
 		}
 	}
 }
