@@ -530,7 +530,10 @@ func (c *Core) flushLinks() {
 		c.queue[n] = nil
 		n++
 	}
-	if n > 0 {
+	switch {
+	case n == len(c.queue): // the usual case: every link written
+		c.queue = c.queue[:0]
+	case n > 0:
 		c.queue = append(c.queue[:0], c.queue[n:]...)
 	}
 }
