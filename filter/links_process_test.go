@@ -1,0 +1,126 @@
+package filter_test
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/chunked"
+)
+
+// These go through robofilter.Process rather than the core's own calls, so
+// that they hold whatever the parsers and the core say to each other.
+
+// linkPage is a page of n links shaped like the generated benchmark page's
+// (<a href="/page/N.html">word</a>), with rel values when rels is set.
+func linkPage(n int, rels bool) string {
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html><html><head><title>links</title></head><body><p>")
+	for i := 0; i < n; i++ {
+		rel := ""
+		if rels {
+			rel = [...]string{"", ` rel="nofollow"`, ` rel="noopener noreferrer"`}[i%3]
+		}
+		fmt.Fprintf(&b, "<a href=\"/page/%d.html\"%s>crawler</a> text ", i*7919%100000, rel)
+	}
+	b.WriteString("</p></body></html>\n")
+	return b.String()
+}
+
+// BenchmarkProcessLinks is the links output on a page that is nothing but
+// links, so that allocs/op over 1,000 is close to the allocations per link.
+func BenchmarkProcessLinks(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		base string
+		rels bool
+	}{{"nobase", "", false}, {"base", "https://example.com/dir/page.html", false}, {"rel", "https://example.com/dir/page.html", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			page := linkPage(1000, bc.rels)
+			opts := robofilter.Options{}
+			opts.Base = bc.base
+			out := robofilter.Outputs{Link: func(filter.Link) error { return nil }}
+			b.SetBytes(int64(len(page)))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := robofilter.Process(strings.NewReader(page), opts, out); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// The links handed over are the caller's: read in small chunks, the parser
+// reuses the buffer an element's href, rel and text come from, and a link
+// written later must not change one written earlier.
+func TestLinksHandedOverAreOwned(t *testing.T) {
+	hrefs := []string{"/page/%d.html", " http://h.example/%d ", "rel/%d.html", "/a\tb/%d", "https://long.example/" + strings.Repeat("x", 80) + "/%d", ""}
+	rels := []string{"", "nofollow", "noopener noreferrer"}
+	var page strings.Builder
+	type want struct{ href, rel, text string }
+	var wants []want
+	for i := 0; i < 400; i++ {
+		href := strings.ReplaceAll(hrefs[i%len(hrefs)], "%d", fmt.Sprint(i))
+		rel := rels[i%len(rels)]
+		text := fmt.Sprintf(" anchor&nbsp;text\n%d ", i)
+		fmt.Fprintf(&page, "<p><a href=\"%s\" rel=\"%s\">%s</a>\n", href, rel, text)
+		wants = append(wants, want{strings.ReplaceAll(strings.TrimSpace(href), "\t", ""), rel, fmt.Sprintf("anchor text %d", i)})
+	}
+	for _, base := range []string{"", "https://example.com/dir/page.html"} {
+		var got []filter.Link
+		opts := robofilter.Options{}
+		opts.Base = base
+		out := robofilter.Outputs{Link: func(l filter.Link) error { got = append(got, l); return nil }}
+		if _, err := robofilter.Process(chunked.Reader(strings.NewReader(page.String()), 7), opts, out); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(wants) {
+			t.Fatalf("base %q: %d links, want %d", base, len(got), len(wants))
+		}
+		var b *url.URL
+		if base != "" {
+			b, _ = url.Parse(base)
+		}
+		for i, l := range got {
+			w := wants[i]
+			if l.Href != w.href || l.Rel != w.rel || l.Text != w.text {
+				t.Errorf("base %q: link %d is href %q rel %q text %q, want %q %q %q", base, i, l.Href, l.Rel, l.Text, w.href, w.rel, w.text)
+			}
+			wantURL := ""
+			if l.Href != "" {
+				ref, err := url.Parse(l.Href)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if b != nil {
+					ref = b.ResolveReference(ref)
+				}
+				wantURL = ref.String()
+			}
+			if l.URL != wantURL {
+				t.Errorf("base %q: link %d URL %q, want %q", base, i, l.URL, wantURL)
+			}
+		}
+	}
+}
+
+// An empty href resolves to nothing against the document's base, but to
+// the base itself against an xml:base (as net/url resolves it), also when
+// the link has no text or rel at all.
+func TestEmptyHrefResolution(t *testing.T) {
+	doc := `<feed xmlns="http://www.w3.org/2005/Atom"><entry xml:base="https://other.example/feed/"><link href=""/></entry><link href=""/></feed>`
+	var got []filter.Link
+	opts := robofilter.Options{Format: robofilter.XML}
+	opts.Base = "https://example.com/doc.xml"
+	out := robofilter.Outputs{Link: func(l filter.Link) error { got = append(got, l); return nil }}
+	if _, err := robofilter.Process(strings.NewReader(doc), opts, out); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].URL != "https://other.example/feed/" || got[1].URL != "" {
+		t.Errorf("links %+v, want URLs the xml:base and \"\"", got)
+	}
+}
