@@ -15,8 +15,9 @@
 //	//   c.Meta / c.Toggle / c.BaseHref / c.EndHead (the head has ended)
 //	res, err := c.Finish()
 //
-// Scopes are values: a parser keeps one per open element and derives a
-// child's from its parent's, so region state follows whatever tree the
+// Scopes are values the parser owns: it keeps one per open element and
+// has the core derive a child's from its parent's (passed by pointer, as
+// they are several words long), so region state follows whatever tree the
 // format defines (for HTML, the DOM html.Parse would build) without the
 // core knowing about trees. Memory is bounded by what the parser keeps.
 package filter
