@@ -383,21 +383,28 @@ func (s *Scope) hideFrom(parent *Scope) {
 // index (which keeps anchor text).
 func (c *Core) offAt(s Scope, ignoreGoogleIndex bool) Switch {
 	if c.flat == 0 {
-		return s.Off
+		return s.Off // no flat span is open: the usual case, decided inline
 	}
+	return c.flatOffAt(&s, ignoreGoogleIndex)
+}
+
+func (c *Core) flatOffAt(s *Scope, ignoreGoogleIndex bool) Switch {
 	off := s.Off
-	for k := range c.flatBy {
-		for i := 0; i < 4; i++ {
-			bit := Switch(1) << i
-			if c.flatBy[k]&bit == 0 || ignoreGoogleIndex && k == 1 && bit == NoIndex {
-				continue
-			}
-			if c.flatSeq[k][i] > s.seq[i] {
-				off |= bit
-			}
+	for i := 0; i < 4; i++ {
+		if c.flatTurnsOff(s, i, ignoreGoogleIndex && Switch(1)<<i == NoIndex) {
+			off |= Switch(1) << i
 		}
 	}
 	return off
+}
+
+// flatTurnsOff reports whether a flat span turns switch i off at a place
+// in scope s: one that turns it off opened after the innermost element
+// region that said something about it. skipGoogleOff leaves googleoff out.
+func (c *Core) flatTurnsOff(s *Scope, i int, skipGoogleOff bool) bool {
+	bit := Switch(1) << i
+	return c.flatBy[0]&bit != 0 && c.flatSeq[0][i] > s.seq[i] ||
+		!skipGoogleOff && c.flatBy[1]&bit != 0 && c.flatSeq[1][i] > s.seq[i]
 }
 
 // anchorBreak separates words in the anchor text being collected in s.
@@ -639,15 +646,10 @@ func (c *Core) WantsArchive() bool { return c.out.Archive != nil }
 func (c *Core) WantsLinks() bool { return c.out.Link != nil }
 
 // ArchiveOn reports whether content in scope s belongs in the archive copy:
-// offAt's rule for the one switch, without its loop, so that it is inlined
-// (parsers ask for nearly every token). The archive is off if the scope
-// turns it off, or if a flat region that turns it off opened after the
-// innermost element region that said something about it.
+// offAt's rule for the one switch, so small that it is inlined (parsers
+// ask for nearly every token).
 func (c *Core) ArchiveOn(s Scope) bool {
-	const i = 2 // NoArchive's bit
-	return s.Off&NoArchive == 0 &&
-		(c.flatBy[0]&NoArchive == 0 || c.flatSeq[0][i] <= s.seq[i]) &&
-		(c.flatBy[1]&NoArchive == 0 || c.flatSeq[1][i] <= s.seq[i])
+	return s.Off&NoArchive == 0 && !c.flatTurnsOff(&s, 2, false) // NoArchive is bit 2
 }
 
 // Archive passes a token's raw bytes to the archive copy, or elides them.
