@@ -2,6 +2,7 @@ package phrase
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -94,4 +95,126 @@ func FuzzWriterWords(f *testing.F) {
 			t.Fatalf("pieces of %d: got %q, want %q", n, got, want)
 		}
 	})
+}
+
+// model is the plain text format written the slow way, one byte at a time,
+// as the oracle for the Writer's fast paths.
+type model struct {
+	out             []byte
+	pending         sep
+	started, inLine bool
+}
+
+func (m *model) text(b []byte) {
+	for i := 0; i < len(b); i++ {
+		if n := sepLen(b, i); n > 0 {
+			i += n - 1
+			m.pending = max(m.pending, sepSpace)
+			continue
+		}
+		if m.started {
+			switch {
+			case m.pending == sepPhrase:
+				m.out = append(m.out, "\n\n"...)
+				m.inLine = false
+			case m.pending == sepLine && m.inLine:
+				m.out = append(m.out, '\n')
+				m.inLine = false
+			case m.pending == sepSpace && m.inLine:
+				m.out = append(m.out, ' ')
+			}
+		}
+		m.pending = sepNone
+		m.started, m.inLine = true, true
+		m.out = append(m.out, b[i])
+	}
+}
+
+// runOps plays ops (pieces of text cut at 0 bytes; a piece that is 1, 2 or
+// 3 is a Space, LineBreak or Break) on the Writer, in plain and in line
+// mode, and on the model.
+func runOps(t *testing.T, ops []byte) {
+	t.Helper()
+	var plain bytes.Buffer
+	w := NewWriter(&plain)
+	var lines []byte
+	lastPhrase := 1
+	lw := NewLineWriter(func(l Line) error {
+		if len(lines) > 0 {
+			if l.Phrase != lastPhrase {
+				lines = append(lines, '\n')
+			}
+			lines = append(lines, '\n')
+		}
+		lastPhrase = l.Phrase
+		lines = append(lines, l.Text...)
+		return nil
+	})
+	var m model
+	for _, chunk := range bytes.SplitAfter(ops, []byte{0}) {
+		chunk = bytes.TrimSuffix(chunk, []byte{0})
+		for _, w := range []*Writer{w, lw} {
+			switch {
+			case len(chunk) == 1 && chunk[0] == 1:
+				w.Space()
+			case len(chunk) == 1 && chunk[0] == 2:
+				w.LineBreak()
+			case len(chunk) == 1 && chunk[0] == 3:
+				w.Break()
+			default:
+				w.Text(chunk)
+			}
+		}
+		switch {
+		case len(chunk) == 1 && chunk[0] == 1:
+			m.pending = max(m.pending, sepSpace)
+		case len(chunk) == 1 && chunk[0] == 2:
+			m.pending = max(m.pending, sepLine)
+		case len(chunk) == 1 && chunk[0] == 3:
+			m.pending = sepPhrase
+		default:
+			m.text(chunk)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := lw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if m.started {
+		m.out = append(m.out, '\n')
+		lines = append(lines, '\n')
+	}
+	if !bytes.Equal(plain.Bytes(), m.out) {
+		t.Fatalf("plain mode:\n got %q\nwant %q", plain.Bytes(), m.out)
+	}
+	if !bytes.Equal(lines, m.out) {
+		t.Fatalf("line mode:\n got %q\nwant %q", lines, m.out)
+	}
+}
+
+// FuzzWriterModel checks both modes against the byte-at-a-time model.
+func FuzzWriterModel(f *testing.F) {
+	f.Add([]byte(" a  b\t\x00\x01\x00c \x00\x02\x00 d\u00a0e \x00\x03\x00f"))
+	f.Add([]byte("x\x00 \x00y\x00\x03\x00\x02\x00 z \x00\xc2\x00\xa0w"))
+	f.Fuzz(func(t *testing.T, ops []byte) { runOps(t, ops) })
+}
+
+// TestWriterModelLongText crosses the plain buffer's edge many times, with
+// pieces long and short.
+func TestWriterModelLongText(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "bc", "déf", " ", "  ", "\t", "\n", "\u00a0", "\xc2", "\x00\x01\x00", "\x00\x02\x00", "\x00\x03\x00", "\x00"}
+	for round := 0; round < 200; round++ {
+		var ops []byte
+		n := rng.IntN(20000)
+		for len(ops) < n {
+			if rng.IntN(50) == 0 {
+				ops = append(ops, bytes.Repeat([]byte("w "), rng.IntN(3000))...)
+			}
+			ops = append(ops, alphabet[rng.IntN(len(alphabet))]...)
+		}
+		runOps(t, ops)
+	}
 }
