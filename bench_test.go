@@ -118,6 +118,19 @@ func BenchmarkArchive(b *testing.B)  { benchRobofilter(b, page(b), archiveOnly, 
 func BenchmarkLinks(b *testing.B)    { benchRobofilter(b, page(b), linksOnly, 0) }
 func BenchmarkAllThree(b *testing.B) { benchRobofilter(b, page(b), allThree, 0) }
 
+// No output at all: the tokenizer, the tree and the scopes, which every
+// output needs. The outputs' cost is what they add to this.
+func BenchmarkNoOutputs(b *testing.B) {
+	src := page(b)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Process(bytes.NewReader(src), Options{}, Outputs{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // With only the strict profile, for the cost of the other dialects.
 func BenchmarkAllThreeProfileOnly(b *testing.B) {
 	benchRobofilter(b, page(b), allThree, filter.DialectProfile)

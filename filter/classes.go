@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Dialects is the set of in-page exclusion dialects honoured (SPEC section 4).
@@ -144,9 +145,13 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) bo
 			continue
 		}
 		tok := f
-		if trimmed := bytes.Trim(f, curlyQuotes); len(trimmed) != len(f) {
-			tok = trimmed
-			v.warnings = append(v.warnings, fmt.Sprintf("class token %q has typographic quotes around it; read as %q", f, tok))
+		// The quotes are not ASCII: a token with ASCII at both ends has
+		// none to trim (bytes.Trim would decode it rune by rune).
+		if f[0] >= utf8.RuneSelf || f[len(f)-1] >= utf8.RuneSelf {
+			if trimmed := bytes.Trim(f, curlyQuotes); len(trimmed) != len(f) {
+				tok = trimmed
+				v.warnings = append(v.warnings, fmt.Sprintf("class token %q has typographic quotes around it; read as %q", f, tok))
+			}
 		}
 		switch {
 		case hasPrefixFold(tok, "robots-"):

@@ -136,9 +136,23 @@ type Scope struct {
 	// A flat span (a comment region) that opened later is inside it.
 	seq       [4]uint32
 	regionSeq uint32
+	// anchorGen is anchor's generation when it was taken: an anchor is
+	// reused once its link is written, and a scope still pointing at it
+	// then has none (see link).
+	anchorGen uint32
 	anchor    *anchor
 	region    *Region // the region this element opened
 	why       *causes
+}
+
+// link returns the anchor collecting the scope's text: nil when there is
+// none, or when the link was written and its anchor given to another (a
+// written link's anchor takes no more text that matters).
+func (s *Scope) link() *anchor {
+	if a := s.anchor; a != nil && a.gen == s.anchorGen {
+		return a
+	}
+	return nil
 }
 
 // causes records, per switch, the region that turned it off.
@@ -285,7 +299,7 @@ func (c *Core) SetResultInfo(format, charset string) {
 // opens one per element and they are several words long.
 func (c *Core) Start(s, parent *Scope, el *Element) {
 	*s = *parent
-	s.anchor, s.region, s.owns, s.regionSeq = parent.anchor, nil, false, 0
+	s.anchor, s.anchorGen, s.region, s.owns, s.regionSeq = parent.anchor, parent.anchorGen, nil, false, 0
 	s.hides, s.isHead, s.inerts, s.title = el.Hidden, el.Head, el.Inert, el.Title
 	s.hideFrom(parent)
 	var ov Override
@@ -360,7 +374,7 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 	if el.Link != NoLink && c.out.Link != nil && !s.Inert {
 		a := c.newLink(*s, el, ov)
 		if el.Link == LinkAnchor {
-			s.anchor, s.owns = a, true
+			s.anchor, s.anchorGen, s.owns = a, a.gen, true
 		} else {
 			a.done = true
 		}
@@ -409,7 +423,7 @@ func (c *Core) flatTurnsOff(s *Scope, i int, skipGoogleOff bool) bool {
 
 // anchorBreak separates words in the anchor text being collected in s.
 func (c *Core) anchorBreak(s *Scope) {
-	if a := s.anchor; a != nil && len(a.text) > 0 && len(a.text) < MaxAnchorText {
+	if a := s.link(); a != nil && len(a.text) > 0 && len(a.text) < MaxAnchorText {
 		a.text = append(a.text, ' ')
 	}
 }
@@ -429,7 +443,7 @@ func (c *Core) Rescope(parent, s Scope) Scope {
 	s.hideFrom(&parent)
 	s.Inert = parent.Inert || s.inerts
 	if !s.owns {
-		s.anchor = parent.anchor
+		s.anchor, s.anchorGen = parent.anchor, parent.anchorGen
 	}
 	s.Off = s.ov.Apply(parent.Off)
 	own := s.seq
@@ -536,6 +550,7 @@ func (c *Core) flushLinks() {
 		}
 		c.written = true
 		c.queue[n] = nil
+		c.links.release(a)
 		n++
 	}
 	switch {
@@ -565,8 +580,8 @@ func (c *Core) end(s *Scope, layout Layout) {
 		}
 		c.anchorBreak(s)
 	}
-	if s.owns && s.anchor != nil {
-		s.anchor.done = true
+	if a := s.link(); s.owns && a != nil {
+		a.done = true
 		c.flushLinks()
 	}
 	if s.region != nil && c.out.Region != nil {
@@ -611,7 +626,7 @@ func (c *Core) text(s *Scope, b []byte, valid bool) {
 	// Anchor text is the link's indexable text, except that googleoff:
 	// index keeps words off this page but not off the linked one (only
 	// googleoff: anchor does that, as in the Search Appliance).
-	a := s.anchor
+	a := s.link()
 	if a == nil {
 		return
 	}

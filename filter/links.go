@@ -42,13 +42,16 @@ const MaxAnchorText = 4 << 10
 const maxQueuedLinks = 1024
 
 // linkMemory allocates anchors, and the bytes of their hrefs and rels, in
-// slabs: one allocation for many links. Nothing is reused (a scope may
-// still point at an anchor after its link is written); the garbage
-// collector frees a slab once nothing in it is referenced. Slabs start
-// small, for documents with few links, and double up to a bound.
+// slabs: one allocation for many links. Slabs start small, for documents
+// with few links, and double up to a bound. An anchor is reused once its
+// link is written, under a new generation: a scope may still point at it,
+// but holds the old generation, so it sees no anchor (Scope.link). Bytes
+// are not reused; the garbage collector frees a byte slab once no anchor
+// refers to it.
 type linkMemory struct {
-	anchors []anchor // the anchor slab: its length is how many it has given out
-	bytes   []byte   // the byte slab, likewise
+	anchors []anchor  // the anchor slab: its length is how many it has given out
+	free    []*anchor // anchors of written links
+	bytes   []byte    // the byte slab, likewise
 }
 
 // maxAnchorSlab is as many anchors as fit in 32 KiB, the runtime's largest
@@ -62,6 +65,12 @@ const maxByteSlab = 4 << 10
 
 // anchor hands out a zeroed anchor.
 func (m *linkMemory) anchor() *anchor {
+	if k := len(m.free) - 1; k >= 0 {
+		a := m.free[k]
+		m.free = m.free[:k]
+		*a = anchor{gen: a.gen + 1}
+		return a
+	}
 	n := len(m.anchors)
 	if n == cap(m.anchors) {
 		m.anchors = make([]anchor, 0, min(max(2*n, 4), maxAnchorSlab))
@@ -70,6 +79,9 @@ func (m *linkMemory) anchor() *anchor {
 	m.anchors = m.anchors[:n+1]
 	return &m.anchors[n]
 }
+
+// release takes back the anchor of a written link.
+func (m *linkMemory) release(a *anchor) { m.free = append(m.free, a) }
 
 // keep copies href followed by rel out of the parser's buffer.
 func (m *linkMemory) keep(href, rel []byte) []byte {
@@ -89,6 +101,7 @@ func (m *linkMemory) keep(href, rel []byte) []byte {
 type anchor struct {
 	link Link
 	text []byte
+	gen  uint32 // bumped each time the anchor is reused
 	done bool
 	// plain records plainURL of the href, found by hrefAsParsed's scan so
 	// that resolving it needs no second one.
