@@ -44,20 +44,70 @@ type archiveChunk struct {
 	DataBase64 []byte `json:"data_base64,omitempty"`
 }
 
-// jsonlArchive turns the archive stream into records.
+// jsonlArchive turns the archive stream into records. The stream comes in
+// pieces cut at buffer sizes, not at characters: a piece that ends inside
+// a UTF-8 character keeps the character's first bytes back for the next
+// record, so that a UTF-8 document's copy is all "data" records (text),
+// never base64 for want of a byte. flush writes what is kept back at the
+// end of the document.
 type jsonlArchive struct {
 	rc   *runConfig
 	name string
+	tail []byte // the first bytes of a character the last piece cut
+	buf  []byte // the kept-back bytes followed by the next piece
 }
 
-func (j jsonlArchive) Write(p []byte) (int, error) {
+func (j *jsonlArchive) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(j.tail) > 0 {
+		j.buf = append(append(j.buf[:0], j.tail...), p...)
+		p, j.tail = j.buf, j.tail[:0]
+	}
+	if k := cutCharacter(p); k > 0 {
+		j.tail = append(j.tail[:0], p[len(p)-k:]...)
+		p = p[:len(p)-k]
+	}
+	if len(p) == 0 {
+		return n, nil
+	}
+	return n, j.record(p)
+}
+
+func (j *jsonlArchive) flush() error {
+	if len(j.tail) == 0 {
+		return nil
+	}
+	p := j.tail
+	j.tail = nil
+	return j.record(p)
+}
+
+func (j *jsonlArchive) record(p []byte) error {
 	rec := archiveChunk{Type: "archive", File: j.name}
 	if utf8.Valid(p) {
 		rec.Data = string(p)
 	} else {
 		rec.DataBase64 = p
 	}
-	return len(p), j.rc.record(rec)
+	return j.rc.record(rec)
+}
+
+// cutCharacter returns how many bytes at the end of p are the start of a
+// UTF-8 character that does not end in p (0 when none).
+func cutCharacter(p []byte) int {
+	for k := 1; k <= min(len(p), utf8.UTFMax-1); k++ {
+		c := p[len(p)-k]
+		if c < utf8.RuneSelf {
+			return 0 // ASCII: nothing is cut
+		}
+		if utf8.RuneStart(c) {
+			if !utf8.FullRune(p[len(p)-k:]) {
+				return k
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 func runArchive(c *cli.Context) error {
@@ -71,6 +121,7 @@ func runArchive(c *cli.Context) error {
 	asText := c.Bool("text")
 	return rc.forEachFile(c, func(name string, r io.Reader) error {
 		out := robofilter.Outputs{Warning: rc.warner(name)}
+		var records *jsonlArchive
 		switch {
 		case asText && rc.jsonl:
 			out.ArchiveText = phrase.NewLineWriter(func(l phrase.Line) error {
@@ -79,7 +130,8 @@ func runArchive(c *cli.Context) error {
 		case asText:
 			out.ArchiveText = phrase.NewWriter(rc.stdout)
 		case rc.jsonl:
-			out.Archive = jsonlArchive{rc: rc, name: name}
+			records = &jsonlArchive{rc: rc, name: name}
+			out.Archive = records
 		default:
 			out.Archive = rc.stdout
 		}
@@ -87,6 +139,11 @@ func runArchive(c *cli.Context) error {
 			out.Region = func(r filter.Region) error { return rc.record(regionOf(name, r)) }
 		}
 		res, err := robofilter.Process(r, rc.opts, out)
+		if records != nil {
+			if ferr := records.flush(); err == nil {
+				err = ferr
+			}
+		}
 		return rc.writeDocument(name, res, err)
 	})
 }

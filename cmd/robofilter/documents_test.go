@@ -196,3 +196,65 @@ func TestWarningsFromOutsideTheDocumentHaveNoPosition(t *testing.T) {
 		t.Errorf("stderr %q", errOut)
 	}
 }
+
+// The archive copy comes in pieces cut at buffer sizes, not at characters;
+// its JSON Lines records must still be text for a UTF-8 document, and
+// their data, joined, the plain archive copy.
+func TestArchiveRecordsAreTextForUTF8(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<!DOCTYPE html><meta charset=utf-8><body><p>")
+	for i := 0; b.Len() < 50000; i++ {
+		b.WriteString("café naïve 日本語 😀 ") // one to four bytes a character
+		if i%97 == 0 {
+			b.WriteString(`<img class="robots-noarchive" src=x.png>`)
+		}
+	}
+	b.WriteString("</p></body>\n")
+	page := b.String()
+	plain, _, code := runCLI(t, page, "archive")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	out, _, code := runCLI(t, page, "archive", "--format", "jsonl")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	var joined strings.Builder
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	records := 0
+	for sc.Scan() {
+		var rec archiveChunk
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatalf("not JSON: %q", sc.Text())
+		}
+		if rec.Type != "archive" {
+			continue
+		}
+		records++
+		if rec.DataBase64 != nil {
+			t.Fatalf("record %d of a UTF-8 document is base64: %q", records, rec.DataBase64)
+		}
+		joined.WriteString(rec.Data)
+	}
+	if records < 2 {
+		t.Fatalf("%d archive records: the page should take several", records)
+	}
+	if joined.String() != plain {
+		t.Error("the records' data, joined, is not the plain archive copy")
+	}
+}
+
+func TestCutCharacter(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+	}{
+		{"", 0}, {"abc", 0}, {"caf\xc3", 1}, {"café", 0}, {"\xe6\x97", 2}, {"\xe6", 1},
+		{"x\xf0\x9f\x98", 3}, {"x😀", 0}, {"\x80\x80\x80", 0}, {"\xff", 0},
+	} {
+		if got := cutCharacter([]byte(tc.in)); got != tc.want {
+			t.Errorf("cutCharacter(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+}
