@@ -11,7 +11,6 @@
 package phrase
 
 import (
-	"bytes"
 	"io"
 	"unicode/utf8"
 )
@@ -83,67 +82,6 @@ func isSpace(c byte) bool {
 // `<b>wo</b>rd` gives "word".
 func (w *Writer) Text(b []byte) {
 	i := 0
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
-	if i > 0 && w.pending < sepSpace {
-		w.pending = sepSpace
-	}
-	if i == len(b) {
-		return
-	}
-	// Plain mode, no no-break space, room in the buffer: collapse while
-	// copying, without a branch per byte (word lengths are unpredictable).
-	if w.onLine == nil && w.err == nil && len(w.buf)+len(b)-i < cap(w.buf)-len(phraseSep) &&
-		bytes.IndexByte(b[i:], 0xC2) < 0 {
-		w.collapse(b[i:])
-		return
-	}
-	w.scan(b[i:])
-}
-
-// collapse writes text that starts with a word and holds no no-break space
-// into the plain buffer, each whitespace run as one space; a trailing run
-// is taken back and left pending, as it is not known yet whether a word
-// follows on the same line. The caller has checked there is room.
-func (w *Writer) collapse(b []byte) {
-	space := w.separate()
-	buf := w.buf[len(w.buf) : len(w.buf)+len(b)+1]
-	n := 0
-	if space {
-		buf[0] = ' '
-		n = 1
-	}
-	var prev uint8 // the byte before was whitespace
-	for _, c := range b {
-		ws := whitespace[c]
-		buf[n] = collapsed[c]
-		n += int(1 - ws&prev)
-		prev = ws
-	}
-	if prev == 1 {
-		n--
-		w.pending = sepSpace
-	}
-	w.buf = w.buf[:len(w.buf)+n]
-}
-
-// whitespace is 1 for HTML's ASCII whitespace; collapsed maps it to a space
-// and every other byte to itself.
-var whitespace, collapsed = func() (ws, out [256]uint8) {
-	for c := range out {
-		out[c] = uint8(c)
-		if isSpace(uint8(c)) {
-			ws[c], out[c] = 1, ' '
-		}
-	}
-	return ws, out
-}()
-
-// scan is Text's general path: runs of words found one by one, for line
-// mode, no-break spaces and a full buffer.
-func (w *Writer) scan(b []byte) {
-	i := 0
 	for i < len(b) {
 		if n := sepLen(b, i); n > 0 {
 			i += n
@@ -201,9 +139,10 @@ var special = func() (t [256]bool) {
 	return t
 }()
 
-// separate writes the pending separator before a run of words and reports
-// whether a space goes between the run and the word before it.
-func (w *Writer) separate() (space bool) {
+// words writes a run of words (no leading or trailing whitespace, single
+// spaces inside) after the pending separator.
+func (w *Writer) words(b []byte) {
+	space := false
 	switch {
 	case !w.started:
 	case w.pending == sepPhrase:
@@ -221,13 +160,6 @@ func (w *Writer) separate() (space bool) {
 	w.pending = sepNone
 	w.started = true
 	w.inLine = true
-	return space
-}
-
-// words writes a run of words (no leading or trailing whitespace, single
-// spaces inside) after the pending separator.
-func (w *Writer) words(b []byte) {
-	space := w.separate()
 	// Plain mode with room: the space and the words go straight into the
 	// buffer (most pieces of text are a word or two).
 	if w.onLine == nil && w.err == nil && len(w.buf)+len(b) < cap(w.buf) {
