@@ -591,6 +591,9 @@ func (c *Core) end(s *Scope, layout Layout) {
 
 func (c *Core) endRegion(r *Region) {
 	r.EndLine, r.EndCol, r.Size = c.pos.Line, c.pos.Col, c.pos.Offset-r.start.Offset
+	// Bytes a parser put off go to the archive copy first: a caller that
+	// writes both to one stream (JSON Lines) sees the record after them.
+	c.archive.settle()
 	if err := c.out.Region(*r); err != nil {
 		c.archive.fail(err)
 	}
@@ -683,6 +686,13 @@ func (c *Core) Archive(raw []byte, on bool) {
 		c.archive.raw(raw, on)
 	}
 }
+
+// ArchivePending lets a parser put off passing the bytes of tokens to
+// copy (it passes many at once, with Archive, where it would have passed
+// each): pass is called before anything else is done to the archive copy,
+// and must pass with Archive whatever is put off. The HTML stage uses it
+// for the tokens that follow one another in its buffer.
+func (c *Core) ArchivePending(pass func()) { c.archive.pending = pass }
 
 // Elide writes the ellipsis where a no-archive region starts, so an empty
 // region is marked too; adjacent elisions give one ellipsis.

@@ -163,20 +163,24 @@ func (h *heldText) release(c *Core) {
 // archiveWriter writes the archive copy: raw bytes, with one ellipsis for
 // each stretch of elided content.
 //
-// It buffers exactly as the bufio.Writer of archiveBufSize it replaces did
-// (bufio.NewWriterSize): its writer sees the same writes, so the pieces the
-// JSON Lines format makes records of, and their order among the other
-// records, do not change. Owning the buffer lets Core.Archive append a
-// token's bytes itself, where it took three more calls before (raw, write,
-// bufio.Writer.Write).
+// It buffers exactly as a bufio.Writer of archiveBufSize would
+// (bufio.NewWriterSize), which it replaced: given the same calls, its
+// writer sees the same writes (TestArchiveWriterAsBefore keeps the old one
+// as the oracle). Owning the buffer lets Core.Archive append a token's
+// bytes itself, where it took three more calls before (raw, write,
+// bufio.Writer.Write). The HTML stage passes many tokens at a time
+// (Core.ArchivePending), so its writer sees larger writes.
 type archiveWriter struct {
 	// buf takes the bytes: while holding, all of them (the held head, its
 	// capacity never above maxHeldArchive); after, what is buffered for the
 	// writer, with as much capacity as the writer has room. Core.Archive
 	// appends to it whatever fits.
 	buf []byte
-	own []byte // the buffer's memory after holding
-	w   io.Writer
+	// pending, when set, passes bytes a parser has put off passing
+	// (Core.ArchivePending); it is called before anything else is done.
+	pending func()
+	own     []byte // the buffer's memory after holding
+	w       io.Writer
 	// bw is the writer when it is a bufio.Writer of at least
 	// archiveBufSize, which bufio.NewWriterSize would have used as is.
 	// buf then takes only what fits in bw's free room and is passed on
@@ -203,13 +207,22 @@ func newArchiveWriter(w io.Writer, ellipsis []byte) archiveWriter {
 }
 
 func (a *archiveWriter) setWriter(w io.Writer) {
+	a.settle()
 	a.w, a.bw = w, nil
 	if bw, ok := w.(*bufio.Writer); ok && bw.Size() >= archiveBufSize {
 		a.bw = bw
 	}
 }
 
+// settle has the bytes a parser put off passed now.
+func (a *archiveWriter) settle() {
+	if a.pending != nil {
+		a.pending()
+	}
+}
+
 func (a *archiveWriter) raw(b []byte, on bool) {
+	a.settle()
 	if a.stopped || len(b) == 0 {
 		return
 	}
@@ -224,6 +237,7 @@ func (a *archiveWriter) raw(b []byte, on bool) {
 }
 
 func (a *archiveWriter) elide() {
+	a.settle()
 	if a.stopped || a.lastEll {
 		return
 	}
@@ -296,6 +310,7 @@ func (a *archiveWriter) pass() {
 // release writes what was held; from here on buf is the writer's buffer.
 // After an overflow nothing is held any more, and buf is left as it is.
 func (a *archiveWriter) release() {
+	a.settle()
 	if !a.holding {
 		return
 	}
@@ -318,6 +333,7 @@ func (a *archiveWriter) arm() {
 // withhold drops what was held and writes nothing more. What an overflow
 // wrote early is still written out.
 func (a *archiveWriter) withhold() {
+	a.settle()
 	if a.holding {
 		a.buf = nil
 	}
@@ -325,12 +341,14 @@ func (a *archiveWriter) withhold() {
 }
 
 func (a *archiveWriter) fail(err error) {
+	a.settle()
 	if a.err == nil {
 		a.err = err
 	}
 }
 
 func (a *archiveWriter) flush() error {
+	a.settle()
 	if a.holding {
 		a.release()
 	}

@@ -50,6 +50,7 @@ func (c *Core) Apply(src DirectiveSource, ds []Directive, pos Pos) {
 	newly := c.docOff &^ before
 	if newly&NoArchive != 0 {
 		c.noArchiveSource = src
+		c.archive.settle() // the copy stops after what came before
 	}
 	if newly == 0 || c.held {
 		// Nothing of the document has been written: the rule applies to

@@ -59,8 +59,12 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		z.pos = z.pos.Advance(in.bom)
 	}
 	b := newBuilder(core, z, maxDepth)
-	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, archive: core.WantsArchive()}
+	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, archive: core.WantsArchive(), pendingEnd: -1}
 	d.utf8 = d.dec == nil && d.fallback == nil
+	if d.archive {
+		z.beforeMove = d.passPending
+		core.ArchivePending(d.passPending)
+	}
 	z.cdataAllowed = func() bool { // in foreign content
 		top := b.top()
 		return top != b.doc && top.ns != nsHTML
@@ -73,6 +77,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 			if z.Err() == io.EOF {
 				// A tag or comment cut off by the end of input is no token,
 				// but its bytes are part of the document.
+				d.passPending()
 				core.Archive(z.Raw(), core.ArchiveOn(b.top().scope))
 				d.eof()
 				return b, nil
@@ -100,11 +105,14 @@ type driver struct {
 	// fallback decodes a text token that is not valid UTF-8 in a document
 	// no label declares (see openInput).
 	fallback *encoding.Decoder
-	utf8     bool         // neither dec nor fallback: the input is read as UTF-8
-	attrs    []attr       // reused from tag to tag
-	archive  bool         // the archive copy is wanted
-	names    nameCache    // tag names' atoms
-	interned filter.Names // unknown elements' names
+	utf8     bool   // neither dec nor fallback: the input is read as UTF-8
+	attrs    []attr // reused from tag to tag
+	archive  bool   // the archive copy is wanted
+	// pendingStart and pendingEnd are the tokens to copy put off, in the
+	// tokenizer's buffer (archiveRaw); pendingEnd is -1 when there are none.
+	pendingStart, pendingEnd int
+	names                    nameCache    // tag names' atoms
+	interned                 filter.Names // unknown elements' names
 }
 
 func (d *driver) token(tt html.TokenType) {
@@ -132,7 +140,7 @@ func (d *driver) token(tt html.TokenType) {
 			} else if !b.textOn {
 				on = c.ArchiveOn(b.top().scope)
 			}
-			c.Archive(d.z.Raw(), on)
+			d.archiveRaw(on)
 		}
 	case html.StartTagToken, html.SelfClosingTagToken:
 		d.readTag(tt)
@@ -146,21 +154,21 @@ func (d *driver) token(tt html.TokenType) {
 			return
 		}
 		if b.tokNode == nil {
-			c.Archive(d.z.Raw(), c.ArchiveOn(b.top().scope))
+			d.archiveRaw(c.ArchiveOn(b.top().scope))
 			return
 		}
 		if c.ArchiveOn(b.tokScope) {
-			c.Archive(d.z.Raw(), true)
+			d.archiveRaw(true)
 			return
 		}
 		switch parentOn := c.ArchiveOn(b.tokParent); {
 		case parentOn && b.tokVoid:
 			c.Elide()
 		case parentOn:
-			c.Archive(d.z.Raw(), true)
+			d.archiveRaw(true)
 			c.Elide()
 		default:
-			c.Archive(d.z.Raw(), false)
+			d.archiveRaw(false)
 		}
 	case html.EndTagToken:
 		before := d.archive && c.ArchiveOn(b.top().scope)
@@ -179,7 +187,7 @@ func (d *driver) token(tt html.TokenType) {
 			// the end), but they are the region's own end tags.
 			on = d.ownTagArchived(b.tok.atom)
 		}
-		c.Archive(d.z.Raw(), on)
+		d.archiveRaw(on)
 	case html.CommentToken:
 		before := d.archive && c.ArchiveOn(b.top().scope)
 		data := d.z.Text()
@@ -188,16 +196,48 @@ func (d *driver) token(tt html.TokenType) {
 		b.parseCurrentToken()
 		CommentMarker(c, data)
 		if d.archive {
-			c.Archive(d.z.Raw(), before || c.ArchiveOn(b.top().scope))
+			d.archiveRaw(before || c.ArchiveOn(b.top().scope))
 		}
 	case html.DoctypeToken:
 		b.tok.setText(d.z.Text())
 		b.tok.typ = tt
 		b.parseCurrentToken()
 		if d.archive {
-			c.Archive(d.z.Raw(), c.ArchiveOn(b.top().scope))
+			d.archiveRaw(c.ArchiveOn(b.top().scope))
 		}
 	}
+}
+
+// archiveRaw passes the current token's bytes to the archive copy, or
+// elides them. Tokens to copy that follow one another in the tokenizer's
+// buffer are passed at once (passPending), when the core asks for them
+// (before it does anything else to the copy) or the buffer moves: most
+// tokens then cost the core nothing.
+func (d *driver) archiveRaw(on bool) {
+	if on && d.z.start == d.pendingEnd {
+		d.pendingEnd += d.z.size
+		return
+	}
+	d.archiveToken(on)
+}
+
+func (d *driver) archiveToken(on bool) {
+	d.passPending()
+	if on && d.z.rawStays() {
+		d.pendingStart, d.pendingEnd = d.z.start, d.z.start+d.z.size
+		return
+	}
+	d.core.Archive(d.z.Raw(), on)
+}
+
+// passPending passes the tokens put off (buf[pendingStart:pendingEnd]).
+func (d *driver) passPending() {
+	if d.pendingEnd < 0 {
+		return
+	}
+	b := d.z.buf[d.pendingStart:d.pendingEnd]
+	d.pendingEnd = -1 // first: Archive calls back
+	d.core.Archive(b, true)
 }
 
 // ownTagArchived reports whether the open body or html element's own tags

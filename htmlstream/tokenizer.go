@@ -39,8 +39,12 @@ type tokenizer struct {
 	// buf[start:] is the current token and the input read after it; win
 	// is the part the scanners may look at: all of it, or, under maxBuf,
 	// as much of it as a token may read without failing.
-	buf        []byte
-	start      int
+	buf   []byte
+	start int
+	// beforeMove, when set, is called before bytes of buf that are
+	// already read (before start) are overwritten, and at the hand-over to
+	// x/net: the driver may have put off passing them to the archive copy.
+	beforeMove func()
 	win        []byte
 	winClipped bool // win ends before buf (under maxBuf)
 	readSize   int  // the next read's size: small first, doubling up to maxRead
@@ -142,13 +146,18 @@ func (z *tokenizer) Err() error {
 
 // Raw returns the current token's bytes as they are in the input (for an
 // ErrorToken, the bytes of a token the input cut short). Valid until the
-// next Next.
+// next Next; rawStays says whether they stay valid and unchanged after it,
+// until beforeMove is called.
 func (z *tokenizer) Raw() []byte {
 	if z.x != nil {
 		return z.xRaw
 	}
 	return z.buf[z.start : z.start+z.size]
 }
+
+// rawStays reports whether Raw's bytes are in buf (not x/net's buffer,
+// after the hand-over), where they stay until beforeMove.
+func (z *tokenizer) rawStays() bool { return z.x == nil }
 
 // Next scans the next token and returns its type.
 func (z *tokenizer) Next() html.TokenType {
@@ -264,6 +273,9 @@ func (z *tokenizer) handOver(rawTag string) html.TokenType {
 	if rawTag != "" {
 		prefix = "<" + rawTag + ">"
 	}
+	if z.beforeMove != nil {
+		z.beforeMove() // from here on, Raw is in x/net's buffer
+	}
 	x := html.NewTokenizer(io.MultiReader(strings.NewReader(prefix), bytes.NewReader(z.buf[z.start:]), rest))
 	x.SetMaxBuf(z.maxBuf)
 	if prefix != "" {
@@ -319,6 +331,9 @@ func (z *tokenizer) more(n int) bool {
 func (z *tokenizer) fill() {
 	if cap(z.buf)-len(z.buf) < z.readSize {
 		if z.start > 0 {
+			if z.beforeMove != nil {
+				z.beforeMove()
+			}
 			n := copy(z.buf, z.buf[z.start:])
 			z.noLFBefore -= z.start
 			z.noCRBefore -= z.start

@@ -1,0 +1,102 @@
+package htmlstream
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/chunked"
+)
+
+// The driver puts off passing the tokens to copy while they follow one
+// another in the tokenizer's buffer, and passes them when the core asks or
+// the buffer moves. The copy must not depend on when that happens: each
+// document here is read whole and at every chunk size up to 64 (the buffer
+// moves at different tokens), including documents whose last token is cut
+// short, which the tokenizer hands over to x/net (its tokens are then in
+// x/net's buffer, never put off).
+func TestArchiveOfPutOffTokens(t *testing.T) {
+	long := strings.Repeat("<p>words and <b>more</b> words</p>\n", 300)
+	cases := []struct {
+		name, in, want string
+		handsOver      bool
+	}{
+		{name: "nothing elided", in: "<!DOCTYPE html><title>t</title>" + long},
+		{name: "elided regions between", in: "<p>a</p>" + long + `<div class="robots-noarchive"><p>x</p></div>` + long + `<img class=robots-noarchive src=i><p>z`,
+			want: "<p>a</p>" + long + `<div class="robots-noarchive">…</div>` + long + `…<p>z`},
+		{name: "cut inside a tag", in: long + `<p>b</p><a href="unterminated`, handsOver: true},
+		{name: "cut inside a comment", in: long + "<p>c<!-- never closed", handsOver: true},
+		{name: "elided then cut", in: long + `<p class=robots-noarchive>x</p><b>y</b><a href="cut`,
+			want: long + `<p class=robots-noarchive>…</p><b>y</b><a href="cut`, handsOver: true},
+		{name: "head held then body", in: "<html><head><meta charset=utf-8><title>t</title>" + strings.Repeat("<meta name=x content=y>", 200) + "</head><body>" + long},
+		{name: "document-level noarchive", in: "<head><meta name=robots content=noarchive></head><body>" + long, want: ""},
+	}
+	for _, tc := range cases {
+		want := tc.want
+		if want == "" && !strings.Contains(tc.name, "noarchive") {
+			want = tc.in
+		}
+		for n := 0; n <= 64; n++ {
+			var r = strings.NewReader(tc.in)
+			var src = chunked.Reader(r, max(n, 1))
+			if n == 0 {
+				src = strings.NewReader(tc.in)
+			}
+			var got bytes.Buffer
+			c, err := filter.NewCore(filter.Options{}, filter.Outputs{Archive: &got})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := run(src, c, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Finish(); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want {
+				t.Fatalf("%s, read %d bytes at a time:\n got %q\nwant %q", tc.name, n, clipTail(got.String()), clipTail(want))
+			}
+			if handedOver := b.z.x != nil; handedOver != tc.handsOver {
+				t.Fatalf("%s, read %d bytes at a time: handed over to x/net: %v, want %v", tc.name, n, handedOver, tc.handsOver)
+			}
+		}
+	}
+}
+
+func clipTail(s string) string {
+	if len(s) > 300 {
+		return "…" + s[len(s)-300:]
+	}
+	return s
+}
+
+// A head too long to hold is written early; a noarchive META after it
+// stops the copy right there, so the tokens put off before the META must be
+// passed before the copy stops (and not be dropped with what follows).
+func TestArchiveStopsAfterPutOffTokens(t *testing.T) {
+	head := "<html><head><title>t</title>" + strings.Repeat(`<meta name=x content="`+strings.Repeat("y", 100)+`">`, 45000)
+	for _, in := range []string{
+		head + "<meta name=robots content=noarchive><link rel=x href=/y></head><body><p>after</p></body></html>\n",
+		head + "</head><body><p>after</p><meta name=robots content=noarchive><p>more</p></body></html>\n",
+	} {
+		want := in[:strings.Index(in, "<meta name=robots")]
+		for _, n := range []int{1 << 20, 4093} {
+			var got bytes.Buffer
+			c, err := filter.NewCore(filter.Options{}, filter.Outputs{Archive: &got})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := run(chunked.Reader(strings.NewReader(in), n), c, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Finish(); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != want {
+				t.Fatalf("read %d bytes at a time: the copy has %d bytes, want the %d before the META", n, got.Len(), len(want))
+			}
+		}
+	}
+}
