@@ -192,6 +192,7 @@ type Core struct {
 	base      *url.URL
 	baseSet   bool
 	pos       Pos
+	posFrom   *Pos // when set, the position is read from there (FollowPos)
 	doc       Directives
 	docOff    Switch
 	flat      Switch    // switches turned off by flat (comment/tag toggled) regions
@@ -271,7 +272,20 @@ func (c *Core) Ellipsis() string {
 }
 
 // SetPos tells the core where the current token starts, for warnings and regions.
-func (c *Core) SetPos(p Pos) { c.pos = p }
+func (c *Core) SetPos(p Pos) { c.pos, c.posFrom = p, nil }
+
+// FollowPos tells the core to read where the current token starts from
+// *p, which the parser keeps up to date, instead of being told each time
+// (SetPos): one copy of the position per token fewer.
+func (c *Core) FollowPos(p *Pos) { c.posFrom = p }
+
+// position is where the current token starts.
+func (c *Core) position() Pos {
+	if c.posFrom != nil {
+		return *c.posFrom
+	}
+	return c.pos
+}
 
 // Root is the scope of the document itself.
 func (c *Core) Root() Scope { return Scope{} }
@@ -349,7 +363,7 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 			}
 			s.why = &w
 		}
-		before, after := c.offAt(*parent, false), c.offAt(*s, false)
+		before, after := c.offAt(parent, false), c.offAt(s, false)
 		if after&NoIndex != 0 && before&NoIndex == 0 && !parent.Hidden {
 			c.heldText.brk(c)
 			c.anchorBreak(parent)
@@ -395,11 +409,11 @@ func (s *Scope) hideFrom(parent *Scope) {
 // rules: for each switch the innermost region decides, an element's or a
 // flat span's, by when it opened. ignoreGoogleIndex leaves out googleoff:
 // index (which keeps anchor text).
-func (c *Core) offAt(s Scope, ignoreGoogleIndex bool) Switch {
+func (c *Core) offAt(s *Scope, ignoreGoogleIndex bool) Switch {
 	if c.flat == 0 {
 		return s.Off // no flat span is open: the usual case, decided inline
 	}
-	return c.flatOffAt(&s, ignoreGoogleIndex)
+	return c.flatOffAt(s, ignoreGoogleIndex)
 }
 
 func (c *Core) flatOffAt(s *Scope, ignoreGoogleIndex bool) Switch {
@@ -483,7 +497,7 @@ func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
 	a.link.Tag, a.link.Line, a.link.Col, a.link.Followed = el.Tag, el.Pos.Line, el.Pos.Col, true
 	a.base = c.linkBase
 	a.text = a.short[:0]
-	off := c.offAt(s, false)
+	off := c.offAt(&s, false)
 	switch {
 	case a.hrefLen == 0:
 		a.link.Followed, a.link.Reason = false, "empty href"
@@ -517,7 +531,7 @@ func (c *Core) BaseHref(href []byte) {
 	h := trimHref(href)
 	u, err := url.Parse(h)
 	if err != nil {
-		c.Warn(c.pos, "base href %q does not parse (%v); ignored", clip(h, 80), err)
+		c.Warn(c.position(), "base href %q does not parse (%v); ignored", clip(h, 80), err)
 		return
 	}
 	if c.base != nil {
@@ -590,7 +604,8 @@ func (c *Core) end(s *Scope, layout Layout) {
 }
 
 func (c *Core) endRegion(r *Region) {
-	r.EndLine, r.EndCol, r.Size = c.pos.Line, c.pos.Col, c.pos.Offset-r.start.Offset
+	pos := c.position()
+	r.EndLine, r.EndCol, r.Size = pos.Line, pos.Col, pos.Offset-r.start.Offset
 	// Bytes a parser put off go to the archive copy first: a caller that
 	// writes both to one stream (JSON Lines) sees the record after them.
 	c.archive.settle()
@@ -620,7 +635,7 @@ func (c *Core) text(s *Scope, b []byte, valid bool) {
 	if !valid && !utf8.Valid(b) {
 		b = replaceInvalidUTF8(b)
 	}
-	off := c.offAt(*s, false) | c.docOff
+	off := c.offAt(s, false) | c.docOff
 	if off&NoIndex != 0 {
 		c.heldText.brk(c)
 	} else {
@@ -633,7 +648,7 @@ func (c *Core) text(s *Scope, b []byte, valid bool) {
 	if a == nil {
 		return
 	}
-	if (c.offAt(*s, true)|c.docOff)&(NoIndex|NoAnchorText) != 0 {
+	if (c.offAt(s, true)|c.docOff)&(NoIndex|NoAnchorText) != 0 {
 		c.anchorBreak(s)
 		return
 	}
@@ -722,7 +737,8 @@ func (c *Core) Toggle(d Dialects, marker string, off, on Switch) {
 				c.flatSeq[k][i] = c.seq
 			}
 		}
-		r := &Region{Dialect: dialectName(d), Marker: marker, Off: opening, Line: c.pos.Line, Col: c.pos.Col, start: c.pos}
+		pos := c.position()
+		r := &Region{Dialect: dialectName(d), Marker: marker, Off: opening, Line: pos.Line, Col: pos.Col, start: pos}
 		for i := 0; i < 4; i++ {
 			if opening&(1<<i) != 0 {
 				c.flatOpen[k][i] = r
@@ -774,7 +790,7 @@ func dialectName(d Dialects) string {
 }
 
 // Pos is the position of the current token.
-func (c *Core) Pos() Pos { return c.pos }
+func (c *Core) Pos() Pos { return c.position() }
 
 // EndHead says the head has ended. What the head held (the title's text,
 // head links, the archive bytes so far) stays held until the first body

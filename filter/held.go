@@ -51,7 +51,7 @@ func (h *heldText) hold(c *Core, k heldKind, b []byte) {
 	if len(h.buf)+len(b) > maxHeldText {
 		if !h.truncated {
 			h.truncated = true
-			c.Warn(c.pos, "more than %d bytes of head text (the title); the rest is dropped", maxHeldText)
+			c.Warn(c.position(), "more than %d bytes of head text (the title); the rest is dropped", maxHeldText)
 		}
 		return
 	}

@@ -69,11 +69,11 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		top := b.top()
 		return top != b.doc && top.ns != nsHTML
 	}
+	core.FollowPos(&z.pos) // as the builder reads it from z
 	for {
 		tt := z.Next()
-		pos := z.Pos() // the builder reads it from z
-		core.SetPos(pos)
 		if tt == html.ErrorToken {
+			pos := z.Pos()
 			if z.Err() == io.EOF {
 				// A tag or comment cut off by the end of input is no token,
 				// but its bytes are part of the document.
@@ -90,6 +90,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		}
 		d.token(tt)
 		if b.depthErr {
+			pos := z.Pos()
 			d.eof()
 			return b, filter.LimitError(pos, filter.ErrTooDeep, maxDepth)
 		}
