@@ -636,9 +636,17 @@ func (c *Core) text(s *Scope, b []byte, valid bool) {
 		b = replaceInvalidUTF8(b)
 	}
 	off := c.offAt(s, false) | c.docOff
-	if off&NoIndex != 0 {
+	switch {
+	case off&NoIndex != 0:
 		c.heldText.brk(c)
-	} else {
+	case !c.held && c.out.ArchiveText == nil:
+		// heldText.text's usual case, without its call: nothing is held,
+		// and the text goes to the text output alone.
+		c.written = true
+		if c.out.Text != nil {
+			c.out.Text.Text(b)
+		}
+	default:
 		c.heldText.text(c, b, off&NoArchive != 0)
 	}
 	// Anchor text is the link's indexable text, except that googleoff:
