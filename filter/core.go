@@ -642,12 +642,7 @@ func (c *Core) text(s *Scope, b []byte, valid bool) {
 	case off&NoIndex != 0:
 		c.heldText.brk(c)
 	case !c.held && c.out.ArchiveText == nil:
-		// heldText.text's usual case, without its call: nothing is held,
-		// and the text goes to the text output alone.
-		c.written = true
-		if c.out.Text != nil {
-			c.out.Text.Text(b)
-		}
+		c.writeText(b) // heldText.text's usual case, without its call
 	default:
 		c.heldText.text(c, b, off&NoArchive != 0)
 	}
@@ -669,6 +664,14 @@ func (c *Core) text(s *Scope, b []byte, valid bool) {
 			a.link.Truncated = true
 		}
 		a.text = append(a.text, b...)
+	}
+}
+
+// writeText hands indexable text to the text output (nothing is held).
+func (c *Core) writeText(b []byte) {
+	c.written = true
+	if c.out.Text != nil {
+		c.out.Text.Text(b)
 	}
 }
 

@@ -67,10 +67,7 @@ func (h *heldText) text(c *Core, b []byte, noArchive bool) {
 	if h.record(c, k, b) {
 		return
 	}
-	c.written = true
-	if c.out.Text != nil {
-		c.out.Text.Text(b)
-	}
+	c.writeText(b)
 	if s := c.out.ArchiveText; s != nil && c.docOff&NoArchive == 0 {
 		if !noArchive {
 			s.Text(b)
