@@ -75,6 +75,19 @@ func (a *refArchiveWriter) withhold() {
 	a.hold, a.holding, a.stopped = nil, false, true
 }
 
+// fail is the core's archiveWriter.fail: what was written before another
+// output failed is written out (its own buffer flushed; a caller's
+// bufio.Writer, used as it is, keeps what it has), unless still held.
+func (a *refArchiveWriter) fail(err error, ownBuffer bool) {
+	if a.err != nil {
+		return
+	}
+	if !a.holding && ownBuffer {
+		a.w.Flush()
+	}
+	a.err = err
+}
+
 func (a *refArchiveWriter) flush() error {
 	if a.holding {
 		a.release()
@@ -183,9 +196,7 @@ func TestArchiveWriterAsBefore(t *testing.T) {
 				ref.stopped = true
 			case k < 98:
 				c.archive.fail(errTestWrite)
-				if ref.err == nil {
-					ref.err = errTestWrite
-				}
+				ref.fail(errTestWrite, ref.w != wantW)
 			}
 		}
 		gotErr, wantErr := c.archive.flush(), ref.flush()

@@ -337,11 +337,18 @@ func (a *archiveWriter) withhold() {
 	a.holding, a.stopped = false, true
 }
 
+// fail records another output's error: the copy stops there. What came
+// before is written out first (unless it is still held), so the copy ends
+// at the same place however its bytes were buffered.
 func (a *archiveWriter) fail(err error) {
 	a.settle()
-	if a.err == nil {
-		a.err = err
+	if a.err != nil {
+		return
 	}
+	if !a.holding {
+		a.pass()
+	}
+	a.err = err
 }
 
 func (a *archiveWriter) flush() error {

@@ -2,6 +2,7 @@ package htmlstream
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -96,6 +97,45 @@ func TestArchiveStopsAfterPutOffTokens(t *testing.T) {
 			}
 			if got.String() != want {
 				t.Fatalf("read %d bytes at a time: the copy has %d bytes, want the %d before the META", n, got.Len(), len(want))
+			}
+		}
+	}
+}
+
+// When another output fails (a Link or Region callback), the archive copy
+// stops there, with everything before the failing token written: where
+// the bytes happened to be buffered must not decide how much is lost.
+func TestArchiveEndsWhereAnOutputFails(t *testing.T) {
+	long := strings.Repeat("<p>words and <b>more</b> words</p>\n", 300)
+	failing := errors.New("the link output failed")
+	for _, tc := range []struct {
+		name, in, stop string
+		link, region   bool
+	}{
+		{name: "link", in: "<p>" + strings.Repeat("<b>x</b>", 2500) + "</p><link rel=next href=/1><p>" + strings.Repeat("<i>y</i>", 100) + "</p>", stop: "<link", link: true},
+		{name: "region", in: long + `<div class="robots-nofollow">` + long + "</div>" + long, stop: "</div>", region: true},
+	} {
+		for _, n := range []int{1 << 20, 4093, 977} {
+			var got bytes.Buffer
+			out := filter.Outputs{Archive: &got}
+			if tc.link {
+				out.Link = func(filter.Link) error { return failing }
+			}
+			if tc.region {
+				out.Region = func(filter.Region) error { return failing }
+			}
+			c, err := filter.NewCore(filter.Options{}, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := run(chunked.Reader(strings.NewReader(tc.in), n), c, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Finish(); !errors.Is(err, failing) {
+				t.Fatalf("%s: Finish gave %v, want the output's error", tc.name, err)
+			}
+			if want := tc.in[:strings.Index(tc.in, tc.stop)]; got.String() != want {
+				t.Fatalf("%s, read %d bytes at a time: the copy has %d bytes, want the %d before %q", tc.name, n, got.Len(), len(want), tc.stop)
 			}
 		}
 	}
