@@ -885,6 +885,8 @@ func (c *Core) Finish() (*Result, error) {
 		if e := c.archive.flush(); err == nil {
 			err = e
 		}
+	} else if err == nil {
+		err = c.archive.err // a Link or Region callback's error (fail), with no copy to write
 	}
 	c.res.Directives = c.doc
 	return &c.res, err

@@ -2,6 +2,7 @@ package filter_test
 
 import (
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/chunked"
+	"github.com/robofilter/robofilter/phrase"
 )
 
 // These go through robofilter.Process rather than the core's own calls, so
@@ -122,5 +124,24 @@ func TestEmptyHrefResolution(t *testing.T) {
 	}
 	if len(got) != 2 || got[0].URL != "https://other.example/feed/" || got[1].URL != "" {
 		t.Errorf("links %+v, want URLs the xml:base and \"\"", got)
+	}
+}
+
+// An output callback's error is the run's error, whichever outputs are
+// set: with no archive copy to write, it used to be dropped.
+func TestCallbackErrorIsReturned(t *testing.T) {
+	failing := fmt.Errorf("the output failed")
+	for _, tc := range []struct {
+		name string
+		out  robofilter.Outputs
+		page string
+	}{
+		{"links alone", robofilter.Outputs{Link: func(filter.Link) error { return failing }}, `<a href="/x">x</a>`},
+		{"regions alone", robofilter.Outputs{Region: func(filter.Region) error { return failing }}, `<p class="robots-noindex">x</p>`},
+		{"links beside text", robofilter.Outputs{Text: phrase.NewWriter(io.Discard), Link: func(filter.Link) error { return failing }}, `<a href="/x">x</a>`},
+	} {
+		if _, err := robofilter.Process(strings.NewReader(tc.page), robofilter.Options{}, tc.out); err != failing {
+			t.Errorf("%s: Process returned %v, want the callback's error", tc.name, err)
+		}
 	}
 }
