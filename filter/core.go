@@ -718,8 +718,10 @@ func (c *Core) Archive(raw []byte, on bool) {
 // ArchivePending lets a parser put off passing the bytes of tokens to
 // copy (it passes many at once, with Archive, where it would have passed
 // each): pass is called before anything else is done to the archive copy,
-// and must pass with Archive whatever is put off. The HTML stage uses it
-// for the tokens that follow one another in its buffer.
+// and must pass with Archive whatever is put off. The parser passes what
+// it put off itself before any Archive call of its own (Archive's append
+// of a token that fits does not call pass). The HTML stage uses it for
+// the tokens that follow one another in its buffer.
 func (c *Core) ArchivePending(pass func()) { c.archive.pending = pass }
 
 // Elide writes the ellipsis where a no-archive region starts, so an empty
