@@ -3,7 +3,10 @@ package xmlstream
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -113,5 +116,92 @@ func TestHugeTokensHitTheTokenLimit(t *testing.T) {
 				t.Errorf("text before the token was not written: %q", oc.text)
 			}
 		})
+	}
+}
+
+// Nested xml:base attributes, each resolved against the one above, make
+// bases that grow with the depth; held by every open element, they grew
+// with its square (10,000 levels held 585 MB). The bases are bounded: the
+// live heap at the deepest link stays small, the link resolves against
+// the last base within the bound, and the ignored ones are warned about.
+func TestNestedXMLBaseStaysBounded(t *testing.T) {
+	const depth = 10_000
+	var in strings.Builder
+	in.WriteString(`<doc xmlns:xlink="http://www.w3.org/1999/xlink" xml:base="http://example.com/">`)
+	for i := range depth {
+		fmt.Fprintf(&in, `<a xml:base="d%d/">`, i)
+	}
+	in.WriteString(`<l xlink:href="x.html">deep</l>`)
+	in.WriteString(strings.Repeat("</a>", depth) + "</doc>")
+	var heap uint64
+	var links []filter.Link
+	out := filter.Outputs{Link: func(l filter.Link) error {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		heap = ms.HeapAlloc
+		links = append(links, l)
+		return nil
+	}}
+	var warnings []filter.Warning
+	out.Warning = func(w filter.Warning) { warnings = append(warnings, w) }
+	core, err := filter.NewCore(filter.Options{}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(strings.NewReader(in.String()), core, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if len(links) != 1 {
+		t.Fatalf("%d links, want 1", len(links))
+	}
+	if heap > 64<<20 {
+		t.Errorf("live heap at the deepest link: %d MB", heap>>20)
+	}
+	if len(warnings) == 0 {
+		t.Fatal("no warning")
+	}
+	w := warnings[0]
+	var first int
+	if _, err := fmt.Sscanf(w.Message, "xml:base \"d%d/\"", &first); err != nil || first == 0 || w.Line != 1 || w.Col <= 1 {
+		t.Fatalf("first warning %v", w)
+	}
+	// Every level from the first ignored one down keeps the base above it.
+	if len(warnings) != depth-first {
+		t.Errorf("%d warnings, want %d", len(warnings), depth-first)
+	}
+	u := links[0].URL
+	if len(u) > maxBaseLen+len("x.html") || !strings.HasPrefix(u, "http://example.com/d0/d1/") || !strings.HasSuffix(u, "/d"+strconv.Itoa(first-1)+"/x.html") {
+		t.Errorf("link %.60q…%s (%d bytes)", u, u[max(0, len(u)-20):], len(u))
+	}
+}
+
+// Bases that stay short but differ at every level ("../dN/") are bounded
+// by their sum over the open elements.
+func TestSumOfOpenXMLBasesIsBounded(t *testing.T) {
+	long := "http://example.com/" + strings.Repeat("p", 7000) + "/"
+	const depth = 2_000
+	var in strings.Builder
+	fmt.Fprintf(&in, `<doc xml:base="%sr/">`, long)
+	for i := range depth {
+		fmt.Fprintf(&in, `<a xml:base="../q%d/">`, i)
+	}
+	in.WriteString(strings.Repeat("</a>", depth) + "</doc>")
+	oc := runXML(t, strings.NewReader(in.String()), filter.Options{}, Options{})
+	if oc.err != nil {
+		t.Fatal(oc.err)
+	}
+	n := 0
+	for _, w := range oc.res.Warnings {
+		if strings.Contains(w.Message, "would exceed") {
+			n++
+		}
+	}
+	n += oc.res.WarningsDropped // past filter.MaxWarnings, all of the same kind
+	if kept := depth - n; n == 0 || kept*7000 > maxBaseBytes || (kept+1)*7100 < maxBaseBytes {
+		t.Errorf("%d of %d bases ignored", n, depth)
 	}
 }

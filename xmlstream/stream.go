@@ -66,6 +66,7 @@ type frame struct {
 	scope         filter.Scope
 	pos           filter.Pos
 	base          *url.URL // xml:base in effect; nil: the document's base
+	baseCost      int      // bytes of base this element's xml:base added to driver.baseBytes
 	nsMark        int      // bindings before this element's own
 	layout        filter.Layout
 	xhtml         bool
@@ -108,8 +109,11 @@ type driver struct {
 	pos      filter.Pos // where the current token starts
 	tokStart int64      // the same, as a decoded offset
 	stack    []frame
-	ns       []nsBinding
-	root     rootKind
+	// baseBytes is the length of the bases the open elements' xml:base
+	// attributes set (see maxBaseBytes).
+	baseBytes int
+	ns        []nsBinding
+	root      rootKind
 
 	rootSeen, rootDone, doctypeSeen bool
 
@@ -302,7 +306,7 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 			at.set(a, &el)
 		case "xml":
 			if a.Name.Local == "base" {
-				f.base = d.xmlBase(f.base, a.Value)
+				f.base, f.baseCost = d.xmlBase(f.base, a.Value)
 			}
 		case "xmlns":
 		default:
@@ -591,12 +595,29 @@ func (d *driver) resolve(prefix string, element bool) string {
 	return ""
 }
 
-// xmlBase resolves an xml:base value against the base in effect.
-func (d *driver) xmlBase(parent *url.URL, v string) *url.URL {
-	u, err := url.Parse(strings.Clone(strings.TrimSpace(v))) // the URL keeps its text
+// Resolved xml:base values are bounded, so that nesting cannot make them
+// grow with the square of the depth (each level's base can be longer than
+// its parent's by the attribute's length): one is at most maxBaseLen bytes,
+// and those of the open elements together at most maxBaseBytes. A value
+// past either bound is ignored with a warning, as one that does not parse.
+const (
+	maxBaseLen   = 8 << 10
+	maxBaseBytes = 4 << 20
+)
+
+// xmlBase resolves an xml:base value against the base in effect; it
+// returns the new base and its length, charged to d.baseBytes until the
+// element ends (0 when the value is ignored and parent stays in effect).
+func (d *driver) xmlBase(parent *url.URL, v string) (*url.URL, int) {
+	v = strings.TrimSpace(v)
+	if len(v) > maxBaseLen {
+		d.core.Warn(d.pos, "xml:base %q is longer than %d bytes; ignored", clipRunes(v, 80), maxBaseLen)
+		return parent, 0
+	}
+	u, err := url.Parse(strings.Clone(v)) // the URL keeps its text
 	if err != nil {
 		d.core.Warn(d.pos, "xml:base %q does not parse (%v); ignored", clipRunes(v, 80), err)
-		return parent
+		return parent, 0
 	}
 	base := parent
 	if base == nil {
@@ -605,7 +626,17 @@ func (d *driver) xmlBase(parent *url.URL, v string) *url.URL {
 	if base != nil {
 		u = base.ResolveReference(u)
 	}
-	return u
+	n := len(u.String())
+	switch {
+	case n > maxBaseLen:
+		d.core.Warn(d.pos, "xml:base %q resolves to a URL longer than %d bytes; ignored", clipRunes(v, 80), maxBaseLen)
+		return parent, 0
+	case d.baseBytes+n > maxBaseBytes:
+		d.core.Warn(d.pos, "xml:base %q: the open elements' bases would exceed %d bytes; ignored", clipRunes(v, 80), maxBaseBytes)
+		return parent, 0
+	}
+	d.baseBytes += n
+	return u, n
 }
 
 func (d *driver) end(t xml.EndElement, raw []byte) error {
@@ -630,6 +661,7 @@ func (d *driver) end(t xml.EndElement, raw []byte) error {
 		d.core.Toggle(filter.DialectYandex, "</noindex>", 0, filter.NoIndex)
 	}
 	d.ns = d.ns[:f.nsMark]
+	d.baseBytes -= f.baseCost
 	d.stack = d.stack[:n-1]
 	if len(raw) > 0 {
 		d.core.Archive(raw, before || d.core.ArchiveOn(d.topScope()))
