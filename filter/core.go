@@ -130,7 +130,13 @@ type Scope struct {
 	isHead bool // the element is the head
 	inerts bool // the element itself makes its content inert
 	title  bool // the element is the title: its text counts in the head
-	ov     Override
+	// rejoins: the element turns indexing back on inside an excluded
+	// parent, whose Off and NoIndex seq outerOff and outerSeq keep; where
+	// it ends, the parent's excluded stretch goes on (a phrase break).
+	rejoins  bool
+	outerOff Switch
+	outerSeq uint32
+	ov       Override
 	// seq says, per switch, when the innermost element region that said
 	// something about it opened (0: none); regionSeq is this element's.
 	// A flat span (a comment region) that opened later is inside it.
@@ -313,7 +319,7 @@ func (c *Core) SetResultInfo(format, charset string) {
 // opens one per element and they are several words long.
 func (c *Core) Start(s, parent *Scope, el *Element) {
 	*s = *parent
-	s.anchor, s.anchorGen, s.region, s.owns, s.regionSeq = parent.anchor, parent.anchorGen, nil, false, 0
+	s.anchor, s.anchorGen, s.region, s.owns, s.regionSeq, s.rejoins = parent.anchor, parent.anchorGen, nil, false, 0, false
 	s.hides, s.isHead, s.inerts, s.title = el.Hidden, el.Head, el.Inert, el.Title
 	s.hideFrom(parent)
 	var ov Override
@@ -367,6 +373,9 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 		if after&NoIndex != 0 && before&NoIndex == 0 && !parent.Hidden {
 			c.heldText.brk(c)
 			c.anchorBreak(parent)
+		}
+		if after&NoIndex == 0 && before&NoIndex != 0 && !parent.Hidden {
+			s.rejoins, s.outerOff, s.outerSeq = true, parent.Off, parent.seq[noIndexBit]
 		}
 		if after&NoArchive != 0 && before&NoArchive == 0 && !s.Hidden && after&NoIndex == 0 {
 			c.heldText.elide(c)
@@ -433,6 +442,23 @@ func (c *Core) flatTurnsOff(s *Scope, i int, skipGoogleOff bool) bool {
 	bit := Switch(1) << i
 	return c.flatBy[0]&bit != 0 && c.flatSeq[0][i] > s.seq[i] ||
 		!skipGoogleOff && c.flatBy[1]&bit != 0 && c.flatSeq[1][i] > s.seq[i]
+}
+
+// noIndexBit is NoIndex's index in a Scope's seq.
+const noIndexBit = 0
+
+// outerExcluded reports whether the parent of a rejoining element is still
+// excluded where the element ends (a comment region may have closed inside).
+func (c *Core) outerExcluded(s *Scope) bool {
+	if s.outerOff&NoIndex != 0 {
+		return true
+	}
+	for k := range c.flatBy {
+		if c.flatBy[k]&NoIndex != 0 && c.flatSeq[k][noIndexBit] > s.outerSeq {
+			return true
+		}
+	}
+	return false
 }
 
 // anchorBreak separates words in the anchor text being collected in s.
@@ -580,12 +606,18 @@ func (c *Core) flushLinks() {
 // the current position. Most elements are inline, own no link and open no
 // region: End is small enough to inline, and costs them a few tests.
 func (c *Core) End(s *Scope, layout Layout) {
-	if layout != Inline && !s.Hidden || s.owns || s.region != nil {
+	if layout != Inline && !s.Hidden || s.owns || s.region != nil || s.rejoins {
 		c.end(s, layout)
 	}
 }
 
 func (c *Core) end(s *Scope, layout Layout) {
+	if s.rejoins && c.outerExcluded(s) {
+		// Back in the excluded parent: what follows is in another phrase,
+		// even if the parent's stretch after this element is empty.
+		c.heldText.brk(c)
+		c.anchorBreak(s)
+	}
 	if layout != Inline && !s.Hidden {
 		if layout == Block {
 			c.heldText.line(c)
