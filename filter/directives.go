@@ -92,11 +92,11 @@ func ParseDirectives(content string) []Directive {
 		if tok == "" {
 			continue
 		}
-		d := splitDirective(tok)
-		if d.Name == "unavailable_after" && isDayName(d.Value) && i+1 < len(parts) {
+		if startsDate(tok) && i+1 < len(parts) {
 			i++
-			d.Value += ", " + strings.TrimSpace(parts[i])
+			tok += ", " + strings.TrimSpace(parts[i])
 		}
+		d := splitDirective(tok)
 		if d.Value == "" && strings.ContainsAny(d.Name, " \t\r\n") {
 			words := strings.Fields(d.Name)
 			allKnown := true
@@ -122,6 +122,16 @@ func splitDirective(tok string) Directive {
 		return Directive{Name: name}
 	}
 	return Directive{Name: name, Value: strings.TrimSpace(value)}
+}
+
+// startsDate reports whether tok ends with "unavailable_after:" and a day
+// name, the part of an RFC 850 or RFC 1123 date before its comma; the
+// directive may follow an X-Robots-Tag bot name ("googlebot:
+// unavailable_after: Saturday, 15-Jan-94 …").
+func startsDate(tok string) bool {
+	const key = "unavailable_after:"
+	i := strings.LastIndex(strings.ToLower(tok), key)
+	return i >= 0 && isDayName(tok[i+len(key):])
 }
 
 func isDayName(s string) bool {

@@ -2,6 +2,7 @@ package filter
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -100,5 +101,22 @@ func TestPositionsCountCRLFAndLoneCRAsLineEnds(t *testing.T) {
 	p = p.Advance([]byte("\ne"))
 	if p.Line != 5 || p.Col != 2 {
 		t.Errorf("got %d:%d, want 5:2", p.Line, p.Col)
+	}
+}
+
+func TestXRobotsTagDateRightAfterBotNameKeepsItsComma(t *testing.T) {
+	for _, v := range []string{
+		"googlebot: unavailable_after: Saturday, 15-Jan-94 12:00:00 GMT",
+		"googlebot: UNAVAILABLE_AFTER: Sat, 15 Jan 1994 12:00:00 GMT",
+	} {
+		got := ParseXRobotsTag(v + ", noarchive")
+		_, date, _ := strings.Cut(v, "AFTER: ")
+		if date == "" {
+			_, date, _ = strings.Cut(v, "after: ")
+		}
+		want := []ScopedDirectives{{Bot: "googlebot", Directives: []Directive{{Name: "unavailable_after", Value: date}, {Name: "noarchive"}}}}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\ngot  %+v\nwant %+v", v, got, want)
+		}
 	}
 }
