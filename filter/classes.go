@@ -34,7 +34,7 @@ var dialectNames = []struct {
 func ParseDialects(list string) (Dialects, error) {
 	var d Dialects
 	for _, name := range strings.Split(list, ",") {
-		name = strings.ToLower(strings.TrimSpace(name))
+		name = asciiLower(strings.TrimSpace(name))
 		if name == "" {
 			continue
 		}
@@ -87,9 +87,9 @@ type classVerdict struct {
 func profileSuffix(s []byte) (Override, bool) {
 	for _, n := range switchNames {
 		switch {
-		case bytes.EqualFold(s, []byte(n.off)):
+		case equalFoldASCII(s, n.off):
 			return Override{Off: n.bit}, true
-		case bytes.EqualFold(s, []byte(n.on)):
+		case equalFoldASCII(s, n.on):
 			return Override{On: n.bit}, true
 		}
 	}
@@ -99,7 +99,7 @@ func profileSuffix(s []byte) (Override, bool) {
 func asciiSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
 
 func hasPrefixFold(b []byte, prefix string) bool {
-	return len(b) >= len(prefix) && bytes.EqualFold(b[:len(prefix)], []byte(prefix))
+	return len(b) >= len(prefix) && equalFoldASCII(b[:len(prefix)], prefix)
 }
 
 // mentionsRobot is the fast path: almost no class attribute says "robot".
@@ -156,7 +156,7 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) bo
 		switch {
 		case hasPrefixFold(tok, "robots-"):
 			suffix := tok[len("robots-"):]
-			if bytes.EqualFold(suffix, []byte("nocontent")) {
+			if equalFoldASCII(suffix, "nocontent") {
 				if dialects&DialectNoContent != 0 {
 					var c Switch
 					generic, c = generic.merge(Override{Off: NoIndex})

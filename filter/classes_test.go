@@ -20,6 +20,8 @@ func TestResolveClassesOverrides(t *testing.T) {
 		{"typo warned", "robots-noindx", Override{}, 1},
 		{"substring is not a token", "myrobots-noindex robots-noindexed", Override{}, 1},
 		{"anchortext pair", "robots-noanchortext", Override{Off: NoAnchorText}, 0},
+		{"only ASCII case folds: long s", "robots-noindex robots-ſnippet robotſ-index", Override{Off: NoIndex}, 1},
+		{"only ASCII case folds: Kelvin sign", "robots-noanchortext robots-anchorteKxt", Override{Off: NoAnchorText}, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -117,7 +117,7 @@ func ParseDirectives(content string) []Directive {
 
 func splitDirective(tok string) Directive {
 	name, value, found := strings.Cut(tok, ":")
-	name = strings.ToLower(strings.TrimSpace(name))
+	name = asciiLower(strings.TrimSpace(name))
 	if !found {
 		return Directive{Name: name}
 	}
@@ -130,12 +130,12 @@ func splitDirective(tok string) Directive {
 // unavailable_after: Saturday, 15-Jan-94 …").
 func startsDate(tok string) bool {
 	const key = "unavailable_after:"
-	i := strings.LastIndex(strings.ToLower(tok), key)
+	i := strings.LastIndex(asciiLower(tok), key)
 	return i >= 0 && isDayName(tok[i+len(key):])
 }
 
 func isDayName(s string) bool {
-	switch strings.ToLower(strings.TrimSpace(s)) {
+	switch asciiLower(strings.TrimSpace(s)) {
 	case "mon", "tue", "wed", "thu", "fri", "sat", "sun",
 		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
 		return true
@@ -197,7 +197,7 @@ func AgentMatches(name, agent string) bool {
 	if i := strings.IndexAny(product, "/ \t"); i >= 0 {
 		product = product[:i]
 	}
-	return strings.EqualFold(name, product) || strings.EqualFold(name, strings.TrimSpace(agent))
+	return equalFoldASCII(name, product) || equalFoldASCII(name, strings.TrimSpace(agent))
 }
 
 // Add applies directives from one source. It returns a warning text for each
@@ -263,7 +263,7 @@ func (d *Directives) add(x Directive) string {
 			d.MaxVideoPreview = &n
 		}
 	case "max-image-preview":
-		v := strings.ToLower(x.Value)
+		v := asciiLower(x.Value)
 		if imagePreviewRank(v) < 0 {
 			d.Other = append(d.Other, x.String())
 			return fmt.Sprintf("max-image-preview value %q is not none, standard or large; ignored", x.Value)

@@ -222,7 +222,7 @@ func relNoFollow(rel []byte) (reason string, ok bool) {
 		tok := rest[i:j]
 		rest = rest[j:]
 		for _, r := range [...]string{"rel=nofollow", "rel=ugc", "rel=sponsored"} {
-			if bytes.EqualFold(tok, []byte(r[len("rel="):])) {
+			if equalFoldASCII(tok, r[len("rel="):]) {
 				return r, true
 			}
 		}
@@ -235,10 +235,11 @@ func isRelSep(c byte) bool {
 }
 
 // relNotAHyperlink reports whether a <link> rel value makes it a resource
-// the page uses rather than a page a crawler would follow.
+// the page uses rather than a page a crawler would follow. Its tokens are
+// split as relNoFollow splits them (spaces and commas).
 func relNotAHyperlink(rel []byte) bool {
-	for _, f := range bytes.Fields(rel) {
-		switch strings.ToLower(string(f)) {
+	for _, f := range bytes.FieldsFunc(rel, func(r rune) bool { return r < 0x80 && isRelSep(byte(r)) }) {
+		switch asciiLower(string(f)) {
 		case "stylesheet", "icon", "shortcut", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon",
 			"preload", "modulepreload", "prefetch", "prerender", "dns-prefetch", "preconnect", "manifest", "pingback":
 			return true
@@ -401,5 +402,5 @@ func trimHref(b []byte) string {
 }
 
 func isJavaScriptURL(href []byte) bool {
-	return len(href) >= 11 && href[0]|0x20 == 'j' && bytes.EqualFold(href[:11], []byte("javascript:"))
+	return len(href) >= 11 && href[0]|0x20 == 'j' && equalFoldASCII(href[:11], "javascript:")
 }

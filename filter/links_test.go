@@ -103,3 +103,32 @@ func TestReusedAnchorTakesNoStaleText(t *testing.T) {
 		t.Fatalf("last of %d links: %q with text %q, want /next with text \"next\"", len(links), last.Href, last.Text)
 	}
 }
+
+func TestRelTokensFoldOnlyASCIICase(t *testing.T) {
+	for _, tc := range []struct {
+		rel      string
+		nofollow bool
+	}{
+		{"NoFollow", true},
+		{"\u017fponsored", false}, // long s: not "sponsored"
+		{"ugc,noopener", true},
+	} {
+		if _, got := relNoFollow([]byte(tc.rel)); got != tc.nofollow {
+			t.Errorf("relNoFollow(%q) = %v", tc.rel, got)
+		}
+	}
+	for _, tc := range []struct {
+		rel      string
+		resource bool
+	}{
+		{"StyleSheet", true},
+		{"\u017ftylesheet", false},
+		{"alternate,stylesheet", true}, // split on commas, as rel=nofollow is
+		{"preload,prefetch", true},
+		{"alternate", false},
+	} {
+		if got := relNotAHyperlink([]byte(tc.rel)); got != tc.resource {
+			t.Errorf("relNotAHyperlink(%q) = %v", tc.rel, got)
+		}
+	}
+}

@@ -11,7 +11,7 @@ import (
 // (XHTML read as XML, where the robots PI decides) the robots rules are
 // only returned, for the caller to compare with the PI.
 func (c *Core) Meta(name, content []byte, pos Pos, obey bool) []Directive {
-	n := strings.ToLower(strings.TrimSpace(string(name)))
+	n := asciiLower(strings.TrimSpace(string(name)))
 	origin := ""
 	switch {
 	case n == "robots":
@@ -98,5 +98,5 @@ func (c *Core) HeadProfile(profile []byte) {
 // is the agent: the agent string contains the robot's name, ignoring case.
 func (c *Core) agentIsRobot(n int) bool {
 	name := c.robotNames[n]
-	return name != "" && c.opts.Agent != "" && strings.Contains(strings.ToLower(c.opts.Agent), strings.ToLower(name))
+	return name != "" && c.opts.Agent != "" && strings.Contains(asciiLower(c.opts.Agent), asciiLower(name))
 }
