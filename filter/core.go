@@ -560,10 +560,17 @@ func (c *Core) BaseHref(href []byte) {
 		c.Warn(c.position(), "base href %q does not parse (%v); ignored", clip(h, 80), err)
 		return
 	}
-	if c.base != nil {
-		u = c.base.ResolveReference(u)
+	if s := u.Scheme; s == "javascript" || s == "data" {
+		// HTML's frozen base URL is then the document's own.
+		c.Warn(c.position(), "base href %q has a %s: URL, which HTML does not take as a base; ignored", clip(h, 80), s)
+		return
 	}
-	c.base = u
+	r, ok := ResolveReference(c.base, u)
+	if !ok {
+		c.Warn(c.position(), "base href %q does not resolve against %s; ignored", clip(h, 80), c.base)
+		return
+	}
+	c.base = r
 }
 
 // Base returns the URL links are resolved against now (nil when none).

@@ -159,7 +159,10 @@ func (c *Core) linkStrings(a *anchor) {
 	case plain:
 		a.link.URL = s[:relAt]
 	case resolves:
-		a.link.URL = resolveSlow(base, a.link.Href)
+		var ok bool
+		if a.link.URL, ok = resolveSlow(base, a.link.Href); !ok && a.link.Followed {
+			a.link.Followed, a.link.Reason = false, "no URL: the base "+base.String()+" takes no relative reference"
+		}
 	}
 }
 
@@ -349,15 +352,46 @@ func plainHost(h string) bool {
 	return true
 }
 
-func resolveSlow(base *url.URL, href string) string {
+// resolveSlow resolves href against base with net/url (ResolveReference);
+// ok is false when base cannot take it (the href is then the URL).
+func resolveSlow(base *url.URL, href string) (u string, ok bool) {
 	ref, err := url.Parse(href)
 	if err != nil {
-		return href
+		return href, true
 	}
-	if base == nil {
-		return ref.String()
+	r, ok := ResolveReference(base, ref)
+	if !ok {
+		return href, false
 	}
-	return base.ResolveReference(ref).String()
+	return r.String(), true
+}
+
+// ResolveReference resolves ref against base (nil: none) as
+// url.URL.ResolveReference does, with two differences. A base with an
+// opaque part (mailto:a@b, or what a javascript: or data: base would be)
+// takes only absolute references and fragments: ok is false for others,
+// where net/url would make "mailto:///x". A relative base (a <base href> or
+// xml:base when the caller gave no document URL) gives a relative result:
+// "sub/" and "x" give "sub/x", where net/url gives "/sub/x".
+func ResolveReference(base, ref *url.URL) (u *url.URL, ok bool) {
+	switch {
+	case base == nil || ref.Scheme != "":
+		return ref, true
+	case base.Opaque != "":
+		if ref.Host == "" && ref.Path == "" && ref.RawQuery == "" && !ref.ForceQuery && ref.Fragment != "" {
+			r := *base
+			r.Fragment, r.RawFragment = ref.Fragment, ref.RawFragment
+			return &r, true
+		}
+		return nil, false
+	}
+	r := base.ResolveReference(ref)
+	if base.Scheme == "" && base.Host == "" && !strings.HasPrefix(base.Path, "/") &&
+		ref.Host == "" && !strings.HasPrefix(ref.Path, "/") && strings.HasPrefix(r.Path, "/") && r.Host == "" {
+		r.Path = r.Path[1:]
+		r.RawPath = strings.TrimPrefix(r.RawPath, "/")
+	}
+	return r, true
 }
 
 // hrefAsParsed is the href as a URL parser reads it (HTML's URL rules):

@@ -45,7 +45,7 @@ func TestPlainResolutionAgreesWithNetURL(t *testing.T) {
 		for _, h := range hrefs {
 			if got, ok := resolvePlain(base, h); ok {
 				fast++
-				if want := resolveSlow(base, h); got != want {
+				if want, _ := resolveSlow(base, h); got != want {
 					t.Errorf("base %s, href %q: fast %q, net/url %q", b, h, got, want)
 				}
 			}
@@ -129,6 +129,31 @@ func TestRelTokensFoldOnlyASCIICase(t *testing.T) {
 	} {
 		if got := relNotAHyperlink([]byte(tc.rel)); got != tc.resource {
 			t.Errorf("relNotAHyperlink(%q) = %v", tc.rel, got)
+		}
+	}
+}
+
+func TestResolveReferenceAgainstOpaqueAndRelativeBases(t *testing.T) {
+	for _, tc := range []struct {
+		base, ref, want string
+		ok              bool
+	}{
+		{"http://e.com/d/p.html", "x", "http://e.com/d/x", true},
+		{"sub/", "x", "sub/x", true},
+		{"sub/", "../y", "y", true},
+		{"sub/a", "?q", "sub/a?q", true},
+		{"sub/", "/abs", "/abs", true},
+		{"sub/", "//h/p", "//h/p", true},
+		{"/dir/", "x", "/dir/x", true},
+		{"mailto:a@b", "x", "", false},
+		{"mailto:a@b", "#f", "mailto:a@b#f", true},
+		{"mailto:a@b", "http://e.com/", "http://e.com/", true},
+	} {
+		base, _ := url.Parse(tc.base)
+		ref, _ := url.Parse(tc.ref)
+		u, ok := ResolveReference(base, ref)
+		if ok != tc.ok || ok && u.String() != tc.want {
+			t.Errorf("%q against %q: %v %v, want %q %v", tc.ref, tc.base, u, ok, tc.want, tc.ok)
 		}
 	}
 }

@@ -623,8 +623,10 @@ func (d *driver) xmlBase(parent *url.URL, v string) (*url.URL, int) {
 	if base == nil {
 		base = d.core.Base()
 	}
-	if base != nil {
-		u = base.ResolveReference(u)
+	u, ok := filter.ResolveReference(base, u)
+	if !ok {
+		d.core.Warn(d.pos, "xml:base %q does not resolve against %s; ignored", clipRunes(v, 80), base)
+		return parent, 0
 	}
 	n := len(u.String())
 	switch {
