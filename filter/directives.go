@@ -259,18 +259,28 @@ func (d *Directives) add(x Directive) string {
 			d.Other = append(d.Other, x.String())
 			return fmt.Sprintf("max-video-preview value %q is not a number; ignored", x.Value)
 		}
-		if d.MaxVideoPreview == nil || restrictiveSnippet(n, *d.MaxVideoPreview) {
-			d.MaxVideoPreview = &n
+		if d.MaxVideoPreview != nil && *d.MaxVideoPreview != n {
+			w := fmt.Sprintf("conflicting max-video-preview values %d and %d; the smaller applies", *d.MaxVideoPreview, n)
+			if restrictiveSnippet(n, *d.MaxVideoPreview) {
+				d.MaxVideoPreview = &n
+			}
+			return w
 		}
+		d.MaxVideoPreview = &n
 	case "max-image-preview":
 		v := asciiLower(x.Value)
 		if imagePreviewRank(v) < 0 {
 			d.Other = append(d.Other, x.String())
 			return fmt.Sprintf("max-image-preview value %q is not none, standard or large; ignored", x.Value)
 		}
-		if d.MaxImagePreview == "" || imagePreviewRank(v) < imagePreviewRank(d.MaxImagePreview) {
-			d.MaxImagePreview = v
+		if d.MaxImagePreview != "" && d.MaxImagePreview != v {
+			w := fmt.Sprintf("conflicting max-image-preview values %s and %s; the smaller applies", d.MaxImagePreview, v)
+			if imagePreviewRank(v) < imagePreviewRank(d.MaxImagePreview) {
+				d.MaxImagePreview = v
+			}
+			return w
 		}
+		d.MaxImagePreview = v
 	case "unavailable_after":
 		if d.UnavailableAfter == "" {
 			d.UnavailableAfter = x.Value

@@ -73,8 +73,8 @@ func TestConflictingDirectivesResolveToTheMoreRestrictive(t *testing.T) {
 	if !d.NoIndex || *d.MaxSnippet != 10 || d.MaxImagePreview != "standard" {
 		t.Errorf("got %+v", d)
 	}
-	if len(w) != 2 {
-		t.Errorf("warnings %q, want one for index/noindex and one for max-snippet", w)
+	if len(w) != 3 {
+		t.Errorf("warnings %q, want one for index/noindex, max-snippet and max-image-preview each", w)
 	}
 }
 
@@ -118,5 +118,27 @@ func TestXRobotsTagDateRightAfterBotNameKeepsItsComma(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\ngot  %+v\nwant %+v", v, got, want)
 		}
+	}
+}
+
+func TestPreviewConflictsResolveToTheSmallerWithAWarning(t *testing.T) {
+	for _, tc := range []struct {
+		content string
+		check   func(d Directives) bool
+	}{
+		{"max-image-preview:large, max-image-preview:standard", func(d Directives) bool { return d.MaxImagePreview == "standard" }},
+		{"max-image-preview:none, max-image-preview:LARGE", func(d Directives) bool { return d.MaxImagePreview == "none" }},
+		{"max-video-preview:-1, max-video-preview:0", func(d Directives) bool { return d.MaxVideoPreview != nil && *d.MaxVideoPreview == 0 }},
+		{"max-video-preview:5, max-video-preview:10", func(d Directives) bool { return d.MaxVideoPreview != nil && *d.MaxVideoPreview == 5 }},
+	} {
+		var d Directives
+		warns := d.Add(DirectiveSource{}, ParseDirectives(tc.content))
+		if !tc.check(d) || len(warns) != 1 || !strings.Contains(warns[0], "conflicting") {
+			t.Errorf("%s: %+v, warnings %q", tc.content, d, warns)
+		}
+	}
+	var d Directives
+	if warns := d.Add(DirectiveSource{}, ParseDirectives("max-image-preview:large, max-image-preview:Large")); len(warns) != 0 {
+		t.Errorf("the same value twice: %q", warns)
 	}
 }
