@@ -110,6 +110,7 @@ func initialIM(b *builder) bool {
 			return true
 		}
 	case html.CommentToken:
+		b.commentTo = b.doc // the comment is the document's child
 		return true
 	case html.DoctypeToken:
 		b.quirks = quirksMode(string(b.tok.data))
@@ -145,6 +146,7 @@ func beforeHTMLIM(b *builder) bool {
 			return true
 		}
 	case html.CommentToken:
+		b.commentTo = b.doc // the comment is the document's child
 		return true
 	}
 	b.parseImpliedToken(html.StartTagToken, a.Html, "html")
@@ -1065,6 +1067,7 @@ func afterBodyIM(b *builder) bool {
 			return true
 		}
 	case html.CommentToken:
+		b.commentTo = b.oe[0] // the html element's child, after the body
 		return true
 	}
 	b.im = inBodyIM
@@ -1151,6 +1154,7 @@ func afterAfterBodyIM(b *builder) bool {
 			return inBodyIM(b)
 		}
 	case html.CommentToken:
+		b.commentTo = b.doc // the comment is the document's child
 		return true
 	case html.DoctypeToken:
 		return inBodyIM(b)
@@ -1175,6 +1179,8 @@ func afterAfterFramesetIM(b *builder) bool {
 		}
 	case html.DoctypeToken:
 		return inBodyIM(b)
+	case html.CommentToken:
+		b.commentTo = b.doc
 	}
 	return true
 }

@@ -190,14 +190,19 @@ func (d *driver) token(tt html.TokenType) {
 		}
 		d.archiveRaw(on)
 	case html.CommentToken:
-		before := d.archive && c.ArchiveOn(b.top().scope)
 		data := d.z.Text()
 		b.tok.setText(data)
 		b.tok.typ = tt
-		b.parseCurrentToken()
+		b.commentTo = nil
+		b.parseCurrentToken() // inserts the comment; no element opens or ends
+		where := b.top()
+		if b.commentTo != nil {
+			where = b.commentTo
+		}
+		before := d.archive && c.ArchiveOn(where.scope)
 		CommentMarker(c, data)
 		if d.archive {
-			d.archiveRaw(before || c.ArchiveOn(b.top().scope))
+			d.archiveRaw(before || c.ArchiveOn(where.scope))
 		}
 	case html.DoctypeToken:
 		b.tok.setText(d.z.Text())

@@ -134,6 +134,9 @@ type builder struct {
 	tokVoid   bool         // it has no content (void, or self-closed foreign)
 	textOff   bool         // some text of the token landed in a no-archive scope
 	textOn    bool         // some text of the token landed in an archived scope
+	// commentTo is where a comment token landed when that is not the
+	// current node (the document, or the html element after the body).
+	commentTo *node
 
 	// A UTF-8 sequence cut short at the end of the last text, and where it
 	// was going (see addText).
