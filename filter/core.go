@@ -671,6 +671,11 @@ func (c *Core) text(s *Scope, b []byte, valid bool) {
 		c.bodyContent()
 	}
 	if !c.wantsText && s.anchor == nil {
+		if !c.written && !c.held && (c.offAt(s, false)|c.docOff)&NoIndex == 0 && !isSpace(b) {
+			// Indexable text went by, as if written: a robots META or
+			// PI after it warns alike whatever the outputs (check has none).
+			c.written = true
+		}
 		return
 	}
 	if !valid && !utf8.Valid(b) {

@@ -258,3 +258,18 @@ func TestCutCharacter(t *testing.T) {
 		}
 	}
 }
+
+// check has no text output; a robots PI or META after indexable text is
+// warned about there as in text.
+func TestCheckWarnsOfLateDirectivesAsTextDoes(t *testing.T) {
+	for _, tc := range []struct{ input, flag string }{
+		{`<d>alpha beta<?robots index="no" follow="no"?>gamma</d>`, "--xml"},
+		{`<p>before</p><meta name=robots content=noindex><p>after`, "-q=false"},
+	} {
+		_, textErr, _ := runCLI(t, tc.input, "text", tc.flag, "-")
+		out, _, code := runCLI(t, tc.input, "check", tc.flag, "-")
+		if code != 0 || !strings.Contains(textErr, "after content was written") || !strings.Contains(out, "after content was written") {
+			t.Errorf("%s:\ntext's warnings: %s\ncheck: %s", tc.input, textErr, out)
+		}
+	}
+}
