@@ -336,7 +336,14 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 			marker = `class="` + clip(string(el.Class), 80) + `"`
 		}
 	}
-	if el.NoSnippet && c.dialects&DialectNoSnippet != 0 && ov.On&NoArchive == 0 {
+	if el.NoSnippet && c.dialects&DialectNoSnippet != 0 {
+		if ov.On&NoArchive != 0 {
+			// Equally specific markers that disagree: no wins (SPEC section 1).
+			ov.On &^= NoArchive
+			if !el.Clone {
+				c.Warn(el.Pos, "<%s>: data-nosnippet and a class that turns archiving on disagree; no archive applies", el.Tag)
+			}
+		}
 		ov.Off |= NoArchive
 		if dialect == "" {
 			dialect, marker = "nosnippet", "data-nosnippet"
