@@ -128,7 +128,7 @@ func runArchive(c *cli.Context) error {
 				return rc.record(lineRecord{Type: "line", File: name, Phrase: l.Phrase, Line: l.Number, Text: string(l.Text)})
 			})
 		case asText:
-			out.ArchiveText = phrase.NewWriter(rc.stdout)
+			out.ArchiveText = rc.textWriter()
 		case rc.jsonl:
 			records = &jsonlArchive{rc: rc, name: name}
 			out.Archive = records

@@ -11,6 +11,7 @@ import (
 	"github.com/antchfx/xpath"
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/phrase"
 	"github.com/urfave/cli/v2"
 	htmlcharset "golang.org/x/net/html/charset"
 )
@@ -89,6 +90,36 @@ type runConfig struct {
 	quiet  bool
 	stdout *bufio.Writer
 	stderr io.Writer
+	// textWritten: a document's plain text went to stdout (textWriter).
+	textWritten bool
+}
+
+// textWriter is the plain text format of one document on stdout. After
+// another document's text, its first word comes after an empty line: the
+// documents are different phrases.
+func (rc *runConfig) textWriter() *phrase.Writer {
+	return phrase.NewWriter(&documentText{rc: rc, first: rc.textWritten})
+}
+
+// documentText writes one document's text to stdout, after an empty line
+// if first says another document's text came before.
+type documentText struct {
+	rc    *runConfig
+	first bool
+}
+
+func (w *documentText) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if w.first {
+		w.first = false
+		if err := w.rc.stdout.WriteByte('\n'); err != nil {
+			return 0, err
+		}
+	}
+	w.rc.textWritten = true
+	return w.rc.stdout.Write(p)
 }
 
 func newRunConfig(c *cli.Context) (*runConfig, error) {

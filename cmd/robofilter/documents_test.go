@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -270,6 +271,26 @@ func TestCheckWarnsOfLateDirectivesAsTextDoes(t *testing.T) {
 		out, _, code := runCLI(t, tc.input, "check", tc.flag, "-")
 		if code != 0 || !strings.Contains(textErr, "after content was written") || !strings.Contains(out, "after content was written") {
 			t.Errorf("%s:\ntext's warnings: %s\ncheck: %s", tc.input, textErr, out)
+		}
+	}
+}
+
+// Two documents' words are never in one phrase: after a document's text
+// the next one's starts after an empty line (an empty document adds none).
+func TestSeveralFilesAreSeparatePhrases(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i, body := range []string{"one two", "", "<p>three</p>"} {
+		f := filepath.Join(dir, fmt.Sprintf("%d.html", i))
+		if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	for _, cmd := range [][]string{{"text"}, {"archive", "--text"}} {
+		out, _, code := runCLI(t, "", append(cmd, files...)...)
+		if want := "one two\n\nthree\n"; code != 0 || out != want {
+			t.Errorf("%v: %q (exit %d), want %q", cmd, out, code, want)
 		}
 	}
 }

@@ -43,7 +43,7 @@ func runText(c *cli.Context) error {
 				return rc.record(lineRecord{Type: "line", File: name, Phrase: l.Phrase, Line: l.Number, Text: string(l.Text)})
 			})
 		} else {
-			out.Text = phrase.NewWriter(rc.stdout)
+			out.Text = rc.textWriter()
 		}
 		if rc.jsonl {
 			out.Region = func(r filter.Region) error { return rc.record(regionOf(name, r)) }
