@@ -350,6 +350,7 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 		}
 	}
 	s.ov = ov
+	elide := false
 	if !ov.IsZero() {
 		s.Off = ov.Apply(parent.Off)
 		c.seq++
@@ -384,9 +385,8 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 		if after&NoIndex == 0 && before&NoIndex != 0 && !parent.Hidden {
 			s.rejoins, s.outerOff, s.outerSeq = true, parent.Off, parent.seq[noIndexBit]
 		}
-		if after&NoArchive != 0 && before&NoArchive == 0 && !s.Hidden && after&NoIndex == 0 {
-			c.heldText.elide(c)
-		}
+		// The ellipsis comes after the element's own line break (below).
+		elide = after&NoArchive != 0 && before&NoArchive == 0 && !s.Hidden && after&NoIndex == 0
 	}
 	if !s.Hidden {
 		switch el.Layout {
@@ -397,6 +397,9 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 			c.heldText.space(c)
 			c.anchorBreak(parent)
 		}
+	}
+	if elide {
+		c.heldText.elide(c)
 	}
 	if el.Link != NoLink && !s.Inert && c.headEnded {
 		c.bodyContent()
