@@ -136,6 +136,10 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	o.Base = c.String("base")
 	o.RequireProfile = c.Bool("require-profile")
 	o.Ellipsis = c.String("ellipsis")
+	if c.IsSet("ellipsis") && o.Ellipsis == "" {
+		// An elided region leaves a mark (SPEC section 5): never nothing.
+		return nil, cli.Exit("--ellipsis must not be empty", exitUsage)
+	}
 	o.XRobotsTag = c.StringSlice("x-robots-tag")
 	o.Charset = c.String("charset")
 	o.MaxDepth = c.Int("max-depth")

@@ -125,6 +125,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{"links", "--xml", "--html"},
 		{"text", "--dialects", "klingon"},
 		{"text", "--base", "http://[::1"},
+		{"archive", "--ellipsis", ""},
 		{"no-such-command"},
 	} {
 		_, errOut, code := runCLI(t, "", args...)
