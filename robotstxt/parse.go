@@ -367,18 +367,20 @@ func productToken(s string) string {
 	return s[:i]
 }
 
-// v1Name reduces a robot name to its lower-cased letters and digits, which
-// is what v1 mode compares. The seed's Table 9-4 calls the robot of the
-// "Suzy-Spider" record SuzySpider: punctuation and spaces do not count.
+// v1Name is what v1 mode compares of a robot name: the name lower-cased,
+// without hyphens, underscores and spaces. The seed's Table 9-4 calls the
+// robot of the "Suzy-Spider" record SuzySpider, so those do not count;
+// every other character does ("barbarbot*" is no substring of
+// "barbarbot", "* foo" none of "FooBot").
 func v1Name(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
-			b.WriteByte(c)
+		switch c := s[i]; {
+		case c == '-' || c == '_' || c == ' ' || c == '\t':
 		case 'A' <= c && c <= 'Z':
 			b.WriteByte(c - 'A' + 'a')
+		default:
+			b.WriteByte(c)
 		}
 	}
 	return b.String()

@@ -80,7 +80,7 @@ type Agent struct {
 	// Token is what is compared with a robot's name: "*" for the wildcard;
 	// the lower-cased product token (RFC 9309, Google), which is the value
 	// up to the first character other than a letter, "-" or "_"; in v1 the
-	// lower-cased letters and digits of the value. Empty matches no robot.
+	// value lower-cased, without "-", "_" and spaces. Empty matches no robot.
 	Token string
 	Line  int
 }
