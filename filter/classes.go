@@ -117,12 +117,12 @@ func mentionsRobot(class []byte) bool {
 // them) put around attribute values; a careful reader strips them.
 const curlyQuotes = "\u201c\u201d\u2018\u2019\u201e"
 
-// resolveClasses reads a class attribute. robotNames maps robot numbers
-// (RobotExclusion.RobotNameN) to whether that robot is the agent.
+// resolveClasses reads a class attribute. agentIsRobot says whether robot
+// number n (RobotExclusion.RobotNameN) is the agent, and whether it is named.
 // profileOK is false under --require-profile when the head did not name the
 // profile: the profile's classes are then meaningless (Yahoo's
 // robots-nocontent is not the profile's and still counts).
-func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) bool, profileOK bool) classVerdict {
+func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (is, named bool), profileOK bool) classVerdict {
 	var v classVerdict
 	if !mentionsRobot(class) {
 		return v
@@ -193,7 +193,13 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) bo
 				v.warnings = append(v.warnings, fmt.Sprintf("unknown per-robot class %q ignored", tok))
 				continue
 			}
-			if dialects&DialectProfile == 0 || !profileOK || agentIsRobot == nil || !agentIsRobot(n) {
+			if dialects&DialectProfile == 0 || !profileOK || agentIsRobot == nil {
+				continue
+			}
+			if is, named := agentIsRobot(n); !is {
+				if !named {
+					v.warnings = append(v.warnings, fmt.Sprintf("per-robot class %q: no RobotExclusion.RobotName%d META has named robot %d; ignored", tok, n, n))
+				}
 				continue
 			}
 			var c Switch

@@ -3,7 +3,7 @@ package filter
 import "testing"
 
 func TestResolveClassesOverrides(t *testing.T) {
-	robot1 := func(n int) bool { return n == 1 }
+	robot1 := func(n int) (is, named bool) { return n == 1, n <= 2 }
 	tests := []struct {
 		name, class string
 		want        Override
@@ -20,6 +20,7 @@ func TestResolveClassesOverrides(t *testing.T) {
 		{"typo warned", "robots-noindx", Override{}, 1},
 		{"substring is not a token", "myrobots-noindex robots-noindexed", Override{}, 1},
 		{"anchortext pair", "robots-noanchortext", Override{Off: NoAnchorText}, 0},
+		{"unnamed robot warned", "robots-noindex robot3-index", Override{Off: NoIndex}, 1},
 		{"only ASCII case folds: long s", "robots-noindex robots-ſnippet robotſ-index", Override{Off: NoIndex}, 1},
 		{"only ASCII case folds: Kelvin sign", "robots-noanchortext robots-anchorteKxt", Override{Off: NoAnchorText}, 1},
 	}

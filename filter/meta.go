@@ -27,7 +27,11 @@ func (c *Core) Meta(name, content []byte, pos Pos, obey bool) []Directive {
 		if c.robotNames == nil {
 			c.robotNames = map[int]string{}
 		}
-		c.robotNames[num] = strings.TrimSpace(string(content))
+		v := strings.TrimSpace(string(content))
+		if old, ok := c.robotNames[num]; ok && !equalFoldASCII(old, v) {
+			c.Warn(pos, "meta name %q names robot %d %q after %q; the later name applies", name, num, clip(v, 80), clip(old, 80))
+		}
+		c.robotNames[num] = v
 		return nil
 	default:
 		return nil
@@ -99,7 +103,8 @@ func (c *Core) HeadProfile(profile []byte) {
 
 // agentIsRobot reports whether robot number n (RobotExclusion.RobotNameN)
 // is the agent: the agent string contains the robot's name, ignoring case.
-func (c *Core) agentIsRobot(n int) bool {
-	name := c.robotNames[n]
-	return name != "" && c.opts.Agent != "" && strings.Contains(asciiLower(c.opts.Agent), asciiLower(name))
+// named is false while no META has named robot n.
+func (c *Core) agentIsRobot(n int) (is, named bool) {
+	name, named := c.robotNames[n]
+	return name != "" && c.opts.Agent != "" && strings.Contains(asciiLower(c.opts.Agent), asciiLower(name)), named
 }
