@@ -40,7 +40,8 @@ func runCheck(c *cli.Context) error {
 		var regions []filter.Region
 		var links []filter.Link
 		out := robofilter.Outputs{
-			Region: func(r filter.Region) error { regions = append(regions, r); return nil },
+			Warning: rc.warner(name), // on stderr too, as every command's
+			Region:  func(r filter.Region) error { regions = append(regions, r); return nil },
 			Link: func(l filter.Link) error {
 				if !l.Followed {
 					links = append(links, l)
@@ -53,7 +54,17 @@ func runCheck(c *cli.Context) error {
 			return err
 		}
 		if res.Directives.MaxImagePreview == "none" {
-			res.Warnings = append(res.Warnings, filter.Warning{Message: "max-image-preview:none limits image previews only; some crawlers misread it as \"none\" (noindex, nofollow)"})
+			w := filter.Warning{Message: "max-image-preview:none limits image previews only; some crawlers misread it as \"none\" (noindex, nofollow)"}
+			for _, src := range res.Directives.Sources {
+				if strings.Contains(strings.ToLower(strings.ReplaceAll(src.Value, " ", "")), "max-image-preview:none") {
+					w.Line, w.Col = src.Line, src.Col
+					break
+				}
+			}
+			res.Warnings = append(res.Warnings, w)
+			if warn := rc.warner(name); warn != nil {
+				warn(w)
+			}
 		}
 		sort.SliceStable(regions, func(i, j int) bool {
 			if regions[i].Line != regions[j].Line {

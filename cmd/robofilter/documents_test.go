@@ -295,3 +295,19 @@ func TestSeveralFilesAreSeparatePhrases(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckWritesWarningsToStderrToo(t *testing.T) {
+	input := `<meta name=robots content="max-image-preview:none"><p class=robots-noidx>x`
+	out, errOut, code := runCLI(t, input, "check", "-")
+	for _, w := range []string{"-:1:52: warning: <p>: unknown Robot Exclusion Profile class", "-:1:1: warning: max-image-preview:none limits"} {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errOut)
+		}
+	}
+	if code != 0 || !strings.Contains(out, "warnings: 2") {
+		t.Errorf("exit %d, report:\n%s", code, out)
+	}
+	if _, errOut, _ := runCLI(t, input, "check", "-q", "-"); errOut != "" {
+		t.Errorf("-q: stderr %q", errOut)
+	}
+}
