@@ -79,7 +79,14 @@ func runAllowed(c *cli.Context) error {
 	enc.SetEscapeHTML(false)
 	anyDisallowed := false
 	check := func(url string) error {
-		d := rules.Decide(url)
+		query := url
+		if !strings.Contains(url, "://") && !strings.HasPrefix(url, "/") {
+			// Neither a URL nor a path from the root: the library would read
+			// its first segment as a host. A path is what was meant.
+			query = "/" + url
+			fmt.Fprintf(c.App.ErrWriter, "robofilter: allowed: %q is neither an absolute URL nor a path starting with \"/\"; read as %q\n", url, query)
+		}
+		d := rules.Decide(query)
 		anyDisallowed = anyDisallowed || !d.Allowed
 		if jsonl {
 			v := jsonVerdict{URL: url, Allowed: d.Allowed}

@@ -209,3 +209,14 @@ func TestAllowedHelpHasExamples(t *testing.T) {
 		t.Errorf("status %d, help:\n%s", status, out)
 	}
 }
+
+// A path without its leading "/" (as the seed's Table 9-3 prints one) is
+// read as a path, with a word on stderr; the library would take its first
+// segment for a host.
+func TestAllowedReadsARelativePathFromTheRoot(t *testing.T) {
+	robots := writeRobotsFile(t, "User-agent: *\nDisallow: /~fred/hi.html\n")
+	out, errOut, status := runRobotsCLI(t, "", "allowed", "--robots", robots, "--agent", "FooBot", "--mode", "v1", "%7Efred/hi.html")
+	if out != "disallowed\t%7Efred/hi.html\n" || status != exitDisallowed || !strings.Contains(errOut, `read as "/%7Efred/hi.html"`) {
+		t.Errorf("status %d, stdout %q, stderr %q", status, out, errOut)
+	}
+}
