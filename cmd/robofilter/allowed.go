@@ -155,6 +155,9 @@ func loadAllowedRobots(c *cli.Context, opts robotstxt.Options) (*robotstxt.Robot
 		}
 		status = code
 	}
+	if status == 304 && name != "" {
+		status = 200 // Not Modified: the file given is the copy still in force
+	}
 	if status < 200 || status > 299 {
 		// The fetch outcome alone decides: any file given is not read.
 		return robotstxt.FromResponse(status, nil, opts), nil

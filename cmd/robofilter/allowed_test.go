@@ -220,3 +220,13 @@ func TestAllowedReadsARelativePathFromTheRoot(t *testing.T) {
 		t.Errorf("status %d, stdout %q, stderr %q", status, out, errOut)
 	}
 }
+
+func TestAllowedNotModifiedReadsTheFileGiven(t *testing.T) {
+	robots := writeRobotsFile(t, "User-agent: *\nDisallow: /private/\n")
+	if out, _, _ := runRobotsCLI(t, "", "allowed", "--robots", robots, "--agent", "FooBot", "--status", "304", "/private/a"); out != "disallowed\t/private/a\n" {
+		t.Errorf("304 with the cached file: %q", out)
+	}
+	if out, _, _ := runRobotsCLI(t, "", "allowed", "--agent", "FooBot", "--status", "304", "/private/a"); out != "allowed\t/private/a\n" {
+		t.Errorf("304 without a file: %q", out)
+	}
+}
