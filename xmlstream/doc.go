@@ -70,8 +70,10 @@
 // # Errors and limits
 //
 // A document that is not well-formed stops the stage: everything before the
-// failing token has been fed, and Run returns a *filter.PosError with the
-// line and column (ErrNotWellFormed). The scanner checks what one token
+// failing token has been fed, and so has the character data of a text or
+// CDATA token up to the error point in it (to the text, the archive copy
+// and link text, in the scopes open there); then Run returns a
+// *filter.PosError with the line and column (ErrNotWellFormed). The scanner checks what one token
 // carries: names (XML 1.0 fifth edition), characters, references,
 // quoting, white space between attributes, comments without "--", no
 // "]]>" in text, a DOCTYPE's nested declarations, literals, comments and

@@ -146,6 +146,9 @@ func (d *driver) run() error {
 			return d.eof()
 		}
 		if err != nil {
+			if d.scan.cut {
+				d.cutToken()
+			}
 			return d.failure(err)
 		}
 		raw, text := d.src.rawSpan(d.tokStart, end), d.src.decSpan(d.tokStart, end)
@@ -240,6 +243,22 @@ func (d *driver) topScope() filter.Scope {
 // between tokens (the scanner checks each token's own).
 func notWellFormed(pos filter.Pos, format string, args ...any) error {
 	return &filter.PosError{Pos: pos, Err: fmt.Errorf("%w: %s", ErrNotWellFormed, fmt.Sprintf(format, args...))}
+}
+
+// cutToken writes the character data of a text or CDATA token that fails
+// on a well-formedness error, up to the error point, as the whole token
+// would have been written: text, archive copy and link text, in the
+// scopes open there. Nothing is closed: the error follows.
+func (d *driver) cutToken() {
+	end := d.scan.cutEnd
+	if end <= d.tokStart {
+		return
+	}
+	raw, text := d.src.rawSpan(d.tokStart, end), d.src.decSpan(d.tokStart, end)
+	d.core.SetPos(d.pos)
+	// Text outside the root element writes nothing and is an error of its
+	// own; the scanner's is the one reported, as for any other token.
+	_ = d.charData(d.scan.text, raw, text)
 }
 
 func (d *driver) failure(err error) error {
