@@ -37,10 +37,15 @@
 // the internal subset are expanded as text (never parsed as markup, never
 // recursively, within an expansion budget of MaxTokenSize bytes per
 // document: from the reference that would pass it on, they expand to
-// nothing, with a warning). Any other reference is reported where it is first used and
-// read as the HTML entity of that name if there is one, else kept as
-// written; with an XHTML DOCTYPE the HTML entities are declared (by the
-// XHTML DTD, which robofilter knows without reading) and not reported.
+// nothing, with a warning). A reference to any other entity is not
+// well-formed where XML 1.0's WFC "Entity Declared" applies: in a document
+// without a DTD, with only an internal subset that holds no parameter
+// entity reference, or with standalone="yes". Elsewhere an external subset
+// or parameter entity, never read, may declare it: it is reported where it
+// is first used and read as the HTML entity of that name if there is one,
+// else kept as written; with an XHTML DOCTYPE the HTML entities are
+// declared (by the XHTML DTD, which robofilter knows without reading) and
+// not reported.
 //
 // # Charsets and the archive copy
 //

@@ -16,14 +16,23 @@ import (
 //   - entities declared in the internal subset get their replacement text,
 //     as text, never parsed as markup, never expanded recursively, within a
 //     total expansion budget;
-//   - any other name is reported where it is used (a warning with its
-//     position, once per name) and is read as the HTML entity of that name
-//     if there is one, or kept as written. An XHTML DOCTYPE declares the
-//     HTML entities, so there they are not reported.
+//   - any other name is not well-formed where XML 1.0's WFC "Entity
+//     Declared" applies: in a document without a DTD, with only an
+//     internal subset that holds no parameter entity reference, or with
+//     standalone="yes". Elsewhere the external subset robofilter does not
+//     read may declare it: it is reported where it is used (a warning with
+//     its position, once per name) and is read as the HTML entity of that
+//     name if there is one, or kept as written. An XHTML DOCTYPE declares
+//     the HTML entities, so there they are not reported.
 type entities struct {
-	m          map[string]string // internal-subset entities: replacement text
-	declared   map[string]int    // internal-subset entities: replacement length (-1: external)
-	xhtmlDTD   bool
+	m        map[string]string // internal-subset entities: replacement text
+	declared map[string]int    // internal-subset entities: replacement length (-1: external)
+	xhtmlDTD bool
+	// What decides whether an undeclared name is an error: the DOCTYPE
+	// (none, or its external subset and parameter entity references) and
+	// the XML declaration's standalone="yes".
+	doctype, externalSubset, peRefs, standalone bool
+
 	warned     map[string]bool
 	expanded   int // bytes of replacement text of declared entities seen so far
 	budget     int
@@ -71,6 +80,28 @@ func (e *entities) replacement(name []byte) (value string, asWritten bool) {
 	return "", true
 }
 
+// mustDeclare reports whether XML 1.0's WFC "Entity Declared" applies:
+// then every entity referred to must be declared in the internal subset
+// (the five predefined ones need not be).
+func (e *entities) mustDeclare() bool {
+	return e.standalone || !e.externalSubset && !e.peRefs
+}
+
+// undeclared returns the well-formedness error for a reference to name, an
+// entity that is not predefined, when it is not declared and must be; or "".
+func (e *entities) undeclared(name []byte) string {
+	if _, ok := e.declared[string(name)]; ok || !e.mustDeclare() {
+		return ""
+	}
+	switch {
+	case !e.doctype:
+		return fmt.Sprintf("entity &%s; is not declared: the document has no DTD (only lt, gt, amp, apos and quot need no declaration)", name)
+	case e.standalone && (e.externalSubset || e.peRefs):
+		return fmt.Sprintf("entity &%s; is not declared in the internal subset, as a standalone document requires", name)
+	}
+	return fmt.Sprintf("entity &%s; is not declared: the internal subset does not declare it and there is no external DTD subset", name)
+}
+
 // undeclaredEntityValue is what an entity nobody declared reads as: the
 // HTML entity of that name, or the reference as written.
 func undeclaredEntityValue(name string) string {
@@ -83,9 +114,12 @@ func undeclaredEntityValue(name string) string {
 // EntityFiller passes a UTF-8 document through and, before a parser reads
 // an entity reference other than the five predefined ones, adds the entity
 // to m, when m has no value for it, with the value Run gives an undeclared
-// entity (the HTML entity of that name, or the reference as written). A
-// strict encoding/xml decoder whose Entity map is m then reads undeclared
-// entities as Run does instead of failing. m learns at most 4096 names.
+// entity where an external DTD subset may declare it (the HTML entity of
+// that name, or the reference as written). A strict encoding/xml decoder
+// whose Entity map is m then reads undeclared entities so instead of
+// failing. EntityFiller reads no DTD: it does this in every document, also
+// where Run reports an undeclared entity as not well-formed (no DTD, or
+// standalone="yes"). m learns at most 4096 names.
 func EntityFiller(r io.Reader, m map[string]string) io.Reader {
 	return &entityFiller{r: r, m: m}
 }
@@ -153,6 +187,7 @@ func (f *entityFiller) saw(name []byte) bool {
 // a name binds (XML 1.0 section 4.2).
 func (e *entities) declare(dt *doctype) {
 	e.xhtmlDTD = dt.xhtml()
+	e.doctype, e.externalSubset, e.peRefs = true, dt.externalSubset, dt.peRefs
 	for _, d := range dt.entities {
 		if _, ok := e.declared[d.name]; ok {
 			continue

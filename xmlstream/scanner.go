@@ -368,6 +368,8 @@ func (z *scanner) reference(t *textBuilder, inAttr bool) error {
 		}
 		if v, ok := predefinedEntity(string(name)); ok {
 			z.scratch = append(z.scratch, v...)
+		} else if msg := z.ents.undeclared(name); msg != "" {
+			return z.fail(at, "%s", msg)
 		} else {
 			v, asWritten := z.ents.replacement(name)
 			if asWritten {

@@ -184,9 +184,15 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 		htmlstream.CommentMarker(d.core, z.text)
 		d.core.Archive(raw, before || d.core.ArchiveOn(d.topScope()))
 	case tokPI:
-		if string(z.name) == "xml" && d.tokStart != 0 {
+		switch {
+		case string(z.name) == "xml" && d.tokStart != 0:
 			d.core.Warn(d.pos, "the XML declaration is not at the start of the document")
-		} else if string(z.name) != "xml" {
+		case string(z.name) == "xml":
+			// standalone="yes": every entity used must be declared in the
+			// internal subset (WFC "Entity Declared").
+			v, _ := pseudoAttr(z.text, "standalone")
+			d.ents.standalone = v == "yes"
+		default:
 			d.robotsPI(d.pos, text)
 		}
 		d.core.Archive(raw, d.core.ArchiveOn(d.topScope()))
