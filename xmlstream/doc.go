@@ -33,11 +33,15 @@
 // # Entities
 //
 // No DTD and no external entity is ever read. The scanner replaces the
-// five predefined entities and character references; general entities declared in
-// the internal subset are expanded as text (never parsed as markup, never
-// recursively, within an expansion budget of MaxTokenSize bytes per
-// document: from the reference that would pass it on, they expand to
-// nothing, with a warning). A reference to any other entity is not
+// five predefined entities and character references; general entities
+// declared in the internal subset are expanded as text (never parsed as
+// markup), and so are the references in their replacement text, in turn;
+// an entity that refers to itself, directly or not, is not well-formed.
+// All the expansions of a document share a budget of MaxEntityExpansion
+// bytes of replacement text (at most MaxTokenSize): the reference that
+// would pass it stops the document with ErrEntityExpansion, so that
+// entities that refer to each other many times over ("billion laughs")
+// cost bounded time and memory. A reference to any other entity is not
 // well-formed where XML 1.0's WFC "Entity Declared" applies: in a document
 // without a DTD, with only an internal subset that holds no parameter
 // entity reference, or with standalone="yes". Elsewhere an external subset

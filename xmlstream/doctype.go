@@ -29,7 +29,7 @@ type subsetPI struct {
 // entityDecl is a general entity declared in the internal subset.
 type entityDecl struct {
 	name     string
-	value    string // the replacement text, character references expanded
+	value    string // the replacement text: character references replaced, entity references as written
 	external bool   // SYSTEM or PUBLIC: never loaded
 }
 
@@ -210,10 +210,10 @@ func scanEntityDecl(b []byte, i int, d *doctype) int {
 	return skipDecl(b, i, d)
 }
 
-// expandEntityValue turns an entity value into its replacement text: the
-// character references and the five predefined entities are expanded (as a
-// validating parser would by the time the text reaches the document); other
-// references stay as written, for they are never expanded recursively.
+// expandEntityValue turns an entity value into its replacement text
+// (XML 1.0 section 4.5): character references are replaced, references to
+// entities (the predefined ones too) are kept as written, to be replaced
+// when the text is read where the entity is used.
 func expandEntityValue(v []byte) string {
 	if bytes.IndexByte(v, '&') < 0 {
 		return string(v)
@@ -230,10 +230,7 @@ func expandEntityValue(v []byte) string {
 			out = append(out, v[i:]...)
 			break
 		}
-		ref := string(v[i+1 : i+j])
-		if r, ok := predefinedEntity(ref); ok {
-			out = append(out, r...)
-		} else if r, ok := charRef(ref); ok {
+		if r, ok := charRef(string(v[i+1 : i+j])); ok {
 			out = utf8.AppendRune(out, r)
 		} else {
 			out = append(out, v[i:i+j+1]...)
@@ -259,7 +256,7 @@ func predefinedEntity(name string) (string, bool) {
 	return "", false
 }
 
-// charRef reads the inside of a character reference ("#38", "#x26").
+// charRef reads the inside of a legal character reference ("#38", "#x26").
 func charRef(ref string) (rune, bool) {
 	if !strings.HasPrefix(ref, "#") {
 		return 0, false
@@ -269,7 +266,7 @@ func charRef(ref string) (rune, bool) {
 		base, digits = 16, digits[1:]
 	}
 	n, err := strconv.ParseUint(digits, base, 32)
-	if err != nil || n > utf8.MaxRune || !utf8.ValidRune(rune(n)) {
+	if err != nil || n > utf8.MaxRune || !isXMLChar(rune(n)) {
 		return 0, false
 	}
 	return rune(n), true

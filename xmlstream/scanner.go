@@ -43,10 +43,12 @@ type scanAttr struct {
 	name, value []byte
 }
 
-// scanError is a well-formedness error at a decoded offset.
+// scanError is a well-formedness error at a decoded offset; or, with limit
+// set, the expansion budget (that many bytes) passed there.
 type scanError struct {
-	off int64
-	msg string
+	off   int64
+	msg   string
+	limit int
 }
 
 func (e *scanError) Error() string { return e.msg }
@@ -98,6 +100,7 @@ func (z *scanner) next() (tokKind, error) {
 	z.start += int64(z.i)
 	z.buf, z.i = z.src.window(z.start), 0
 	z.name, z.text, z.empty, z.cut = nil, nil, false, false
+	z.ents.notes = z.ents.notes[:0]
 	z.attrs, z.spans, z.scratch = z.attrs[:0], z.spans[:0], z.scratch[:0]
 	if !z.more(1) {
 		return 0, z.src.err
@@ -332,7 +335,8 @@ func (z *scanner) cutAt(err error) (int, bool) {
 	return at, true
 }
 
-// reference replaces the reference at z.i ('&'). In an attribute value
+// reference replaces the reference at z.i ('&') (entities.expand reads
+// those to entities other than the predefined ones). In an attribute value
 // the replacement of a character reference is kept as it is, and other
 // white space is normalised by the caller.
 func (z *scanner) reference(t *textBuilder, inAttr bool) error {
@@ -368,16 +372,12 @@ func (z *scanner) reference(t *textBuilder, inAttr bool) error {
 		}
 		if v, ok := predefinedEntity(string(name)); ok {
 			z.scratch = append(z.scratch, v...)
-		} else if msg := z.ents.undeclared(name); msg != "" {
-			return z.fail(at, "%s", msg)
 		} else {
-			v, asWritten := z.ents.replacement(name)
-			if asWritten {
-				z.scratch = append(z.scratch, z.buf[at:j+1]...)
-			} else if inAttr {
-				z.scratch = appendNormalized(z.scratch, v)
-			} else {
-				z.scratch = append(z.scratch, v...)
+			mark := len(z.scratch)
+			var err error
+			if z.scratch, err = z.ents.expand(z.scratch, name, inAttr, z.start+int64(at)); err != nil {
+				z.scratch = z.scratch[:mark]
+				return err
 			}
 		}
 	}

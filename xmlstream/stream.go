@@ -274,6 +274,8 @@ func (d *driver) failure(err error) error {
 		return filter.LimitError(d.pos, filter.ErrTokenTooLong, d.maxToken)
 	case d.src.readErr:
 		return &filter.PosError{Pos: d.pos, Err: err}
+	case errors.As(err, &se) && se.limit > 0:
+		return &filter.PosError{Pos: d.posAt(se.off), Err: fmt.Errorf("%w (limit %d bytes of replacement text per document, %s); output stops here", ErrEntityExpansion, se.limit, se.msg)}
 	case errors.As(err, &se):
 		return &filter.PosError{Pos: d.posAt(se.off), Err: fmt.Errorf("%w: %s", ErrNotWellFormed, se.msg)}
 	}
@@ -375,9 +377,7 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	default:
 		d.core.Archive(raw, parentOn || selfOn)
 	}
-	if bytes.IndexByte(text, '&') >= 0 {
-		d.ents.check(d.core, text, func(off int) filter.Pos { return d.posAt(d.tokStart + int64(off)) })
-	}
+	d.ents.flush(d.core, d.scan.end(), d.posAt)
 	f.textStart = len(d.linkText)
 	d.stack = append(d.stack, f)
 	return nil
@@ -722,9 +722,11 @@ func (d *driver) charData(t []byte, raw, text []byte) error {
 		d.core.Archive(raw, d.core.ArchiveOn(d.core.Root()))
 		return nil
 	}
-	if !cdata && bytes.IndexByte(text, '&') >= 0 {
-		d.ents.check(d.core, text, func(off int) filter.Pos { return d.posAt(d.tokStart + int64(off)) })
+	end := d.scan.end()
+	if d.scan.cut {
+		end = d.scan.cutEnd
 	}
+	d.ents.flush(d.core, end, d.posAt)
 	f := &d.stack[n-1]
 	if !f.hasText && !isXMLSpace(t) {
 		f.hasText = true
