@@ -33,14 +33,23 @@
 // # Entities
 //
 // No DTD and no external entity is ever read. The scanner replaces the
-// five predefined entities and character references; general entities declared in
-// the internal subset are expanded as text (never parsed as markup, never
-// recursively, within an expansion budget of MaxTokenSize bytes per
-// document: from the reference that would pass it on, they expand to
-// nothing, with a warning). Any other reference is reported where it is first used and
-// read as the HTML entity of that name if there is one, else kept as
-// written; with an XHTML DOCTYPE the HTML entities are declared (by the
-// XHTML DTD, which robofilter knows without reading) and not reported.
+// five predefined entities and character references; general entities
+// declared in the internal subset are expanded as text (never parsed as
+// markup), and so are the references in their replacement text, in turn;
+// an entity that refers to itself, directly or not, is not well-formed.
+// All the expansions of a document share a budget of MaxEntityExpansion
+// bytes of replacement text (at most MaxTokenSize): the reference that
+// would pass it stops the document with ErrEntityExpansion, so that
+// entities that refer to each other many times over ("billion laughs")
+// cost bounded time and memory. A reference to any other entity is not
+// well-formed where XML 1.0's WFC "Entity Declared" applies: in a document
+// without a DTD, with only an internal subset that holds no parameter
+// entity reference, or with standalone="yes". Elsewhere an external subset
+// or parameter entity, never read, may declare it: it is reported where it
+// is first used and read as the HTML entity of that name if there is one,
+// else kept as written; with an XHTML DOCTYPE the HTML entities are
+// declared (by the XHTML DTD, which robofilter knows without reading) and
+// not reported.
 //
 // # Charsets and the archive copy
 //
@@ -70,8 +79,10 @@
 // # Errors and limits
 //
 // A document that is not well-formed stops the stage: everything before the
-// failing token has been fed, and Run returns a *filter.PosError with the
-// line and column (ErrNotWellFormed). The scanner checks what one token
+// failing token has been fed, and so has the character data of a text or
+// CDATA token up to the error point in it (to the text, the archive copy
+// and link text, in the scopes open there); then Run returns a
+// *filter.PosError with the line and column (ErrNotWellFormed). The scanner checks what one token
 // carries: names (XML 1.0 fifth edition), characters, references,
 // quoting, white space between attributes, comments without "--", no
 // "]]>" in text, a DOCTYPE's nested declarations, literals, comments and

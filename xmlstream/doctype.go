@@ -10,6 +10,12 @@ import (
 // doctype is what robofilter needs from a <!DOCTYPE …> declaration.
 type doctype struct {
 	publicID string
+	// externalSubset: the DOCTYPE names an external subset (SYSTEM or
+	// PUBLIC), which robofilter never reads but which may declare entities.
+	externalSubset bool
+	// peRefs: the internal subset holds a parameter entity reference,
+	// which may stand for declarations robofilter does not read.
+	peRefs   bool
 	pis      []subsetPI
 	entities []entityDecl
 }
@@ -23,7 +29,7 @@ type subsetPI struct {
 // entityDecl is a general entity declared in the internal subset.
 type entityDecl struct {
 	name     string
-	value    string // the replacement text, character references expanded
+	value    string // the replacement text: character references replaced, entity references as written
 	external bool   // SYSTEM or PUBLIC: never loaded
 }
 
@@ -57,6 +63,7 @@ func scanDoctype(b []byte) doctype {
 		return d
 	}
 	afterPublic := false
+	words := 0 // the root element's name, then the external ID's keyword
 	for i < len(b) {
 		c := b[i]
 		switch {
@@ -82,7 +89,11 @@ func scanDoctype(b []byte) doctype {
 			for i < len(b) && !isS(b[i]) && b[i] != '"' && b[i] != '\'' && b[i] != '[' && b[i] != '>' {
 				i++
 			}
-			afterPublic = string(b[start:i]) == "PUBLIC"
+			word := string(b[start:i])
+			afterPublic = word == "PUBLIC"
+			if words++; words > 1 && (word == "PUBLIC" || word == "SYSTEM") {
+				d.externalSubset = true
+			}
 		}
 	}
 	return d
@@ -110,15 +121,19 @@ func scanSubset(b []byte, i int, d *doctype) {
 		case bytes.HasPrefix(b[i:], []byte("<!ENTITY")) && i+8 < len(b) && isS(b[i+8]):
 			i = scanEntityDecl(b, i+8, d)
 		case b[i] == '<':
-			i = skipDecl(b, i+1)
+			i = skipDecl(b, i+1, d)
 		default:
+			if isPERef(b, i) {
+				d.peRefs = true
+			}
 			i++
 		}
 	}
 }
 
-// skipDecl skips a markup declaration to just after its '>', honouring quoted literals.
-func skipDecl(b []byte, i int) int {
+// skipDecl skips a markup declaration to just after its '>', honouring
+// quoted literals, and notes a parameter entity reference outside them.
+func skipDecl(b []byte, i int, d *doctype) int {
 	for i < len(b) {
 		switch c := b[i]; c {
 		case '"', '\'':
@@ -130,10 +145,26 @@ func skipDecl(b []byte, i int) int {
 		case '>':
 			return i + 1
 		default:
+			if isPERef(b, i) {
+				d.peRefs = true
+			}
 			i++
 		}
 	}
 	return i
+}
+
+// isPERef reports whether a parameter entity reference ('%' Name ';')
+// starts at b[i].
+func isPERef(b []byte, i int) bool {
+	if b[i] != '%' {
+		return false
+	}
+	j := i + 1
+	for j < len(b) && isNameByte(b[j]) {
+		j++
+	}
+	return j > i+1 && j < len(b) && b[j] == ';'
 }
 
 func skipS(b []byte, i int) int {
@@ -159,24 +190,30 @@ func scanEntityDecl(b []byte, i int, d *doctype) int {
 	name := string(b[start:i])
 	i = skipS(b, i)
 	if name == "" || param || i >= len(b) {
-		return skipDecl(b, i)
+		return skipDecl(b, i, d)
 	}
 	if q := b[i]; q == '"' || q == '\'' {
 		j := bytes.IndexByte(b[i+1:], q)
 		if j < 0 {
 			return len(b)
 		}
-		d.entities = append(d.entities, entityDecl{name: name, value: expandEntityValue(b[i+1 : i+1+j])})
-		return skipDecl(b, i+1+j+1)
+		v := b[i+1 : i+1+j]
+		for k := range v {
+			if isPERef(v, k) {
+				d.peRefs = true
+			}
+		}
+		d.entities = append(d.entities, entityDecl{name: name, value: expandEntityValue(v)})
+		return skipDecl(b, i+1+j+1, d)
 	}
 	d.entities = append(d.entities, entityDecl{name: name, external: true})
-	return skipDecl(b, i)
+	return skipDecl(b, i, d)
 }
 
-// expandEntityValue turns an entity value into its replacement text: the
-// character references and the five predefined entities are expanded (as a
-// validating parser would by the time the text reaches the document); other
-// references stay as written, for they are never expanded recursively.
+// expandEntityValue turns an entity value into its replacement text
+// (XML 1.0 section 4.5): character references are replaced, references to
+// entities (the predefined ones too) are kept as written, to be replaced
+// when the text is read where the entity is used.
 func expandEntityValue(v []byte) string {
 	if bytes.IndexByte(v, '&') < 0 {
 		return string(v)
@@ -193,10 +230,7 @@ func expandEntityValue(v []byte) string {
 			out = append(out, v[i:]...)
 			break
 		}
-		ref := string(v[i+1 : i+j])
-		if r, ok := predefinedEntity(ref); ok {
-			out = append(out, r...)
-		} else if r, ok := charRef(ref); ok {
+		if r, ok := charRef(string(v[i+1 : i+j])); ok {
 			out = utf8.AppendRune(out, r)
 		} else {
 			out = append(out, v[i:i+j+1]...)
@@ -222,7 +256,7 @@ func predefinedEntity(name string) (string, bool) {
 	return "", false
 }
 
-// charRef reads the inside of a character reference ("#38", "#x26").
+// charRef reads the inside of a legal character reference ("#38", "#x26").
 func charRef(ref string) (rune, bool) {
 	if !strings.HasPrefix(ref, "#") {
 		return 0, false
@@ -232,7 +266,7 @@ func charRef(ref string) (rune, bool) {
 		base, digits = 16, digits[1:]
 	}
 	n, err := strconv.ParseUint(digits, base, 32)
-	if err != nil || n > utf8.MaxRune || !utf8.ValidRune(rune(n)) {
+	if err != nil || n > utf8.MaxRune || !isXMLChar(rune(n)) {
 		return 0, false
 	}
 	return rune(n), true

@@ -3,8 +3,11 @@ package xmlstream
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
 )
@@ -14,22 +17,65 @@ import (
 //
 //   - the five predefined entities and character references;
 //   - entities declared in the internal subset get their replacement text,
-//     as text, never parsed as markup, never expanded recursively, within a
-//     total expansion budget;
-//   - any other name is reported where it is used (a warning with its
-//     position, once per name) and is read as the HTML entity of that name
-//     if there is one, or kept as written. An XHTML DOCTYPE declares the
-//     HTML entities, so there they are not reported.
+//     as text (never parsed as markup), its own references replaced in
+//     turn (an entity that refers to itself, directly or not, is not
+//     well-formed), within a total expansion budget per document;
+//   - any other name is not well-formed where XML 1.0's WFC "Entity
+//     Declared" applies: in a document without a DTD, with only an
+//     internal subset that holds no parameter entity reference, or with
+//     standalone="yes". Elsewhere the external subset robofilter does not
+//     read may declare it: it is reported where it is used (a warning with
+//     its position, once per name) and is read as the HTML entity of that
+//     name if there is one, or kept as written. An XHTML DOCTYPE declares
+//     the HTML entities, so there they are not reported.
 type entities struct {
-	m          map[string]string // internal-subset entities: replacement text
-	declared   map[string]int    // internal-subset entities: replacement length (-1: external)
-	xhtmlDTD   bool
-	warned     map[string]bool
-	expanded   int // bytes of replacement text of declared entities seen so far
-	budget     int
-	budgetHit  bool
-	budgetWarn bool
+	defs     map[string]*entityDef // the internal subset's entities
+	xhtmlDTD bool
+	// What decides whether an undeclared name is an error: the DOCTYPE
+	// (none, or its external subset and parameter entity references) and
+	// the XML declaration's standalone="yes".
+	doctype, externalSubset, peRefs, standalone bool
+
+	warned   map[string]bool
+	notes    []entityNote // warnings about the current token's references
+	expanded int          // bytes of replacement text expanded so far
+	budget   int
+	stack    []expansion
 }
+
+// entityDef is a general entity declared in the internal subset.
+type entityDef struct {
+	name     string
+	value    string // the replacement text: character references replaced, entity references as written
+	external bool   // SYSTEM or PUBLIC: never loaded
+	open     bool   // being expanded: a reference to it now is a recursion
+}
+
+// expansion is an entity whose replacement text is being read, and how far.
+type expansion struct {
+	def *entityDef
+	i   int
+}
+
+// entityNote is a warning about a reference at a decoded offset.
+type entityNote struct {
+	off int64
+	msg string
+}
+
+// MaxEntityExpansion is the expansion budget: the bytes of replacement text
+// the references to a document's internal entities may expand to, nested
+// ones included, in all (and at most Options.MaxTokenSize). Past it the
+// document stops with ErrEntityExpansion, so that entities referring to
+// each other many times over ("billion laughs") cost bounded time and
+// memory.
+const MaxEntityExpansion = 16 << 20
+
+// ErrEntityExpansion is returned, wrapped in a *filter.PosError at the
+// reference that would pass the expansion budget, when a document's
+// entity references expand to more than MaxEntityExpansion bytes (or
+// Options.MaxTokenSize, when it is smaller).
+var ErrEntityExpansion = errors.New("entity references expand past the expansion budget")
 
 // maxEntityNames bounds the names EntityFiller's map learns; past it an
 // unknown entity is left to the decoder, which reports it as an error.
@@ -43,32 +89,29 @@ const maxEntityName = 256
 const maxWarnedEntities = 1000
 
 func newEntities(budget int) *entities {
-	return &entities{m: map[string]string{}, declared: map[string]int{}, warned: map[string]bool{}, budget: budget}
+	return &entities{defs: map[string]*entityDef{}, warned: map[string]bool{}, budget: min(budget, MaxEntityExpansion)}
 }
 
-// replacement is what the reference &name; (not a predefined entity) reads
-// as: a declared entity's replacement text, as text, while the expansion
-// budget lasts, and nothing once it is spent; or, with asWritten, the
-// reference itself (an external entity, an unknown name without an HTML
-// meaning); or the HTML entity of that name.
-func (e *entities) replacement(name []byte) (value string, asWritten bool) {
-	if n, ok := e.declared[string(name)]; ok {
-		switch {
-		case n < 0:
-			return "", true
-		case e.budgetHit:
-			return "", false
-		case e.expanded+n > e.budget:
-			e.budgetHit = true
-			return "", false
-		}
-		e.expanded += n
-		return e.m[string(name)], false
+// mustDeclare reports whether XML 1.0's WFC "Entity Declared" applies:
+// then every entity referred to must be declared in the internal subset
+// (the five predefined ones need not be).
+func (e *entities) mustDeclare() bool {
+	return e.standalone || !e.externalSubset && !e.peRefs
+}
+
+// undeclared returns the well-formedness error for a reference to name, an
+// entity that is not predefined, when it is not declared and must be; or "".
+func (e *entities) undeclared(name string) string {
+	if _, ok := e.defs[name]; ok || !e.mustDeclare() {
+		return ""
 	}
-	if v, ok := xml.HTMLEntity[string(name)]; ok {
-		return v, false
+	switch {
+	case !e.doctype:
+		return fmt.Sprintf("entity &%s; is not declared: the document has no DTD (only lt, gt, amp, apos and quot need no declaration)", name)
+	case e.standalone && (e.externalSubset || e.peRefs):
+		return fmt.Sprintf("entity &%s; is not declared in the internal subset, as a standalone document requires", name)
 	}
-	return "", true
+	return fmt.Sprintf("entity &%s; is not declared: the internal subset does not declare it and there is no external DTD subset", name)
 }
 
 // undeclaredEntityValue is what an entity nobody declared reads as: the
@@ -83,9 +126,12 @@ func undeclaredEntityValue(name string) string {
 // EntityFiller passes a UTF-8 document through and, before a parser reads
 // an entity reference other than the five predefined ones, adds the entity
 // to m, when m has no value for it, with the value Run gives an undeclared
-// entity (the HTML entity of that name, or the reference as written). A
-// strict encoding/xml decoder whose Entity map is m then reads undeclared
-// entities as Run does instead of failing. m learns at most 4096 names.
+// entity where an external DTD subset may declare it (the HTML entity of
+// that name, or the reference as written). A strict encoding/xml decoder
+// whose Entity map is m then reads undeclared entities so instead of
+// failing. EntityFiller reads no DTD: it does this in every document, also
+// where Run reports an undeclared entity as not well-formed (no DTD, or
+// standalone="yes"). m learns at most 4096 names.
 func EntityFiller(r io.Reader, m map[string]string) io.Reader {
 	return &entityFiller{r: r, m: m}
 }
@@ -153,68 +199,219 @@ func (f *entityFiller) saw(name []byte) bool {
 // a name binds (XML 1.0 section 4.2).
 func (e *entities) declare(dt *doctype) {
 	e.xhtmlDTD = dt.xhtml()
+	e.doctype, e.externalSubset, e.peRefs = true, dt.externalSubset, dt.peRefs
 	for _, d := range dt.entities {
-		if _, ok := e.declared[d.name]; ok {
+		if _, ok := e.defs[d.name]; ok {
 			continue
 		}
 		if _, ok := predefinedEntity(d.name); ok {
 			continue
 		}
-		if d.external {
-			e.declared[d.name] = -1
-			continue
-		}
-		e.declared[d.name] = len(d.value)
-		e.m[d.name] = d.value
+		e.defs[d.name] = &entityDef{name: d.name, value: d.value, external: d.external}
 	}
 }
 
-// check reports the undeclared references in decoded markup or text that
-// the decoder has just read; posAt gives the position of an offset in it.
-func (e *entities) check(core *filter.Core, text []byte, posAt func(off int) filter.Pos) {
-	if e.budgetHit && !e.budgetWarn {
-		e.budgetWarn = true
-		core.Warn(posAt(0), "entity expansion passed %d bytes: from here on, references to declared entities expand to nothing", e.budget)
+// expand appends to out what the reference &name; (not a predefined
+// entity) at decoded offset off reads as, white space read as spaces in an
+// attribute value (XML 1.0 section 3.3.3). A declared internal entity
+// gives its replacement text, read as text: its character references and
+// predefined entities are replaced, and the references to other entities
+// in turn, each charged to the expansion budget; '<' and an '&' that
+// starts no reference are kept as text. An external entity, or an
+// undeclared one where that is allowed, is noted for a warning and read as
+// the HTML entity of that name or kept as written. The error, at off, is
+// a *scanError (a limit one past the budget).
+func (e *entities) expand(out []byte, name []byte, inAttr bool, off int64) ([]byte, error) {
+	def, ok := e.defs[string(name)]
+	if !ok || def.external {
+		return e.notExpanded(out, string(name), def, inAttr, off, "")
 	}
-	for i := 0; ; {
-		j := bytes.IndexByte(text[i:], '&')
-		if j < 0 {
-			return
+	if err := e.push(def, off); err != nil {
+		return out, err
+	}
+	defer e.reset()
+	for len(e.stack) > 0 {
+		top := &e.stack[len(e.stack)-1]
+		v := top.def.value
+		if top.i == len(v) {
+			top.def.open = false
+			e.stack = e.stack[:len(e.stack)-1]
+			continue
 		}
-		i += j
-		k := bytes.IndexByte(text[i:], ';')
+		k := strings.IndexByte(v[top.i:], '&')
 		if k < 0 {
-			return
+			k = len(v) - top.i
 		}
-		name := text[i+1 : i+k]
-		at := i
-		i += k + 1
-		if len(name) == 0 || name[0] == '#' {
+		out = appendText(out, v[top.i:top.i+k], inAttr)
+		top.i += k
+		if top.i == len(v) {
 			continue
 		}
-		if _, ok := predefinedEntity(string(name)); ok {
+		ref, n := refAt(v[top.i:])
+		if n == 0 {
+			out = append(out, '&') // a character reference gave it: it is text
+			top.i++
 			continue
 		}
-		n, declared := e.declared[string(name)]
-		if declared && n >= 0 || e.warned[string(name)] || len(e.warned) >= maxWarnedEntities {
+		top.i += n
+		in := top.def.name
+		if ref[0] == '#' {
+			r, ok := charRefDigits([]byte(ref[1:]))
+			if !ok || !isXMLChar(r) {
+				return out, &scanError{off: off, msg: fmt.Sprintf("&%s; is not a legal character reference (in the replacement text of &%s;)", ref, in)}
+			}
+			out = utf8.AppendRune(out, r)
 			continue
 		}
-		v, html := xml.HTMLEntity[string(name)]
-		if html && e.xhtmlDTD && !declared {
+		if v, ok := predefinedEntity(ref); ok {
+			out = append(out, v...)
 			continue
 		}
-		e.warned[string(name)] = true
-		var msg string
-		switch {
-		case declared:
-			msg = fmt.Sprintf("entity &%s; is external: it is never loaded, and is kept as written", name)
-		case html:
-			msg = fmt.Sprintf("entity &%s; is not declared (no DTD is read): it is read as the HTML entity %q", name, v)
-		default:
-			msg = fmt.Sprintf("entity &%s; is not declared (no DTD is read): it is kept as written", name)
+		d, ok := e.defs[ref]
+		if !ok || d.external {
+			var err error
+			if out, err = e.notExpanded(out, ref, d, inAttr, off, in); err != nil {
+				return out, err
+			}
+			continue
 		}
-		core.Warn(posAt(at), "%s; later uses are not reported", msg)
+		if err := e.push(d, off); err != nil {
+			return out, err
+		}
 	}
+	return out, nil
+}
+
+// push starts reading a declared internal entity's replacement text,
+// charging it to the budget, unless it is being read already.
+func (e *entities) push(def *entityDef, off int64) error {
+	if def.open {
+		var chain []string
+		from := 0
+		for i, x := range e.stack {
+			if x.def == def {
+				from = i
+			}
+		}
+		for _, x := range e.stack[from:] {
+			chain = append(chain, "&"+x.def.name+";")
+		}
+		if len(chain) > 8 {
+			chain = append(append(chain[:4:4], "…"), chain[len(chain)-3:]...)
+		}
+		chain = append(chain, "&"+def.name+";")
+		return &scanError{off: off, msg: fmt.Sprintf("entity &%s; refers to itself (%s)", def.name, strings.Join(chain, " → "))}
+	}
+	if e.expanded+len(def.value) > e.budget {
+		return &scanError{off: off, limit: e.budget, msg: fmt.Sprintf("expanding &%s;", e.stack0(def).name)}
+	}
+	e.expanded += len(def.value)
+	def.open = true
+	e.stack = append(e.stack, expansion{def: def})
+	return nil
+}
+
+// stack0 is the entity referred to in the document: the bottom of the
+// stack, or def when the stack is empty.
+func (e *entities) stack0(def *entityDef) *entityDef {
+	if len(e.stack) > 0 {
+		return e.stack[0].def
+	}
+	return def
+}
+
+// reset ends an expansion, finished or failed.
+func (e *entities) reset() {
+	for _, x := range e.stack {
+		x.def.open = false
+	}
+	e.stack = e.stack[:0]
+}
+
+// notExpanded appends what a reference to an external entity (def), or to
+// one nobody declared (def nil), reads as, and notes it for a warning; an
+// undeclared one is an error where XML requires the declaration. in names
+// the entity whose replacement text holds the reference ("": the
+// document).
+func (e *entities) notExpanded(out []byte, name string, def *entityDef, inAttr bool, off int64, in string) ([]byte, error) {
+	where := func() string {
+		if in == "" {
+			return ""
+		}
+		return fmt.Sprintf(" (in the replacement text of &%s;)", in)
+	}
+	if def == nil {
+		if msg := e.undeclared(name); msg != "" {
+			return out, &scanError{off: off, msg: msg + where()}
+		}
+	}
+	v, html := xml.HTMLEntity[name]
+	switch {
+	case !e.noting(name):
+	case def != nil:
+		e.note(off, name, fmt.Sprintf("entity &%s;%s is external: it is never loaded, and is kept as written", name, where()))
+	case html && e.xhtmlDTD:
+		// The XHTML DTD declares it.
+	case html:
+		e.note(off, name, fmt.Sprintf("entity &%s;%s is not declared (no DTD is read): it is read as the HTML entity %q", name, where(), v))
+	default:
+		e.note(off, name, fmt.Sprintf("entity &%s;%s is not declared (no DTD is read): it is kept as written", name, where()))
+	}
+	if def == nil && html {
+		return appendText(out, v, inAttr), nil
+	}
+	return append(append(append(out, '&'), name...), ';'), nil
+}
+
+// noting reports whether the use of an entity name is to be noted: the
+// first, of a bounded number of names.
+func (e *entities) noting(name string) bool {
+	return !e.warned[name] && len(e.warned) < maxWarnedEntities
+}
+
+// note keeps a warning about the first use of an entity name (noting), to
+// be given with the token that holds it (flush).
+func (e *entities) note(off int64, name, msg string) {
+	e.warned[name] = true
+	e.notes = append(e.notes, entityNote{off: off, msg: msg + "; later uses are not reported"})
+}
+
+// flush gives the warnings noted in the current token before decoded
+// offset end; posAt gives the position of an offset in it.
+func (e *entities) flush(core *filter.Core, end int64, posAt func(off int64) filter.Pos) {
+	for _, n := range e.notes {
+		if n.off < end {
+			core.Warn(posAt(n.off), "%s", n.msg)
+		}
+	}
+	e.notes = e.notes[:0]
+}
+
+// appendText appends text, white space read as spaces in an attribute
+// value.
+func appendText(out []byte, s string, inAttr bool) []byte {
+	if inAttr {
+		return appendNormalized(out, s)
+	}
+	return append(out, s...)
+}
+
+// refAt reads the reference at the start of s ('&'): its name, or '#' and
+// the digits of a character reference, and its length; n is 0 when no
+// reference starts there.
+func refAt(s string) (ref string, n int) {
+	k := 1
+	for k < len(s) && k <= maxEntityName && s[k] != ';' && !endsRefName(s[k]) {
+		k++
+	}
+	if k >= len(s) || s[k] != ';' || k == 1 {
+		return "", 0
+	}
+	ref = s[1:k]
+	if ref[0] != '#' && !isXMLName([]byte(ref)) {
+		return "", 0
+	}
+	return ref, k + 1
 }
 
 // scanEntityRefs calls saw with the name of every entity reference (not a

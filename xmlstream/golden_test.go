@@ -178,11 +178,16 @@ var goldenCases = []goldenCase{
 	{name: "containers_end_lines_mixed_content_does_not", input: `<feed><entry><title>One</title><id>1</id></entry><entry><title>Two</title><id>2</id></entry><para>Some <em>mixed</em> text</para><para>next</para></feed>`},
 	{name: "cdata_is_text_comments_and_pis_are_not", input: `<doc><![CDATA[<not> a tag & not an entity]]><!-- comment --><?pi data?> tail</doc>`},
 	{name: "entities_predefined_and_character_references", input: `<doc a="&quot;&#65;">&lt;&gt;&amp;&apos;&quot; &#233;&#x4E2D;</doc>`},
-	{name: "entity_undeclared_html_name_warned_read_as_html", input: "<doc>\n  caf&eacute;&nbsp;bar &eacute; <x t=\"&copy;\"/></doc>"},
-	{name: "entity_unknown_warned_kept_as_written", input: `<doc>a &bogus; b</doc>`},
+	// An external subset (never read) may declare what the internal one does not.
+	{name: "entity_undeclared_html_name_with_external_subset_warned_read_as_html", input: "<!DOCTYPE doc SYSTEM \"doc.dtd\">\n<doc>\n  caf&eacute;&nbsp;bar &eacute; <x t=\"&copy;\"/></doc>"},
+	{name: "entity_unknown_with_external_subset_warned_kept_as_written", input: `<!DOCTYPE doc PUBLIC "-//Example//DTD Doc//EN" "doc.dtd"><doc>a &bogus; b</doc>`},
+	{name: "entity_unknown_after_parameter_entity_reference_warned_kept_as_written", input: `<!DOCTYPE doc [<!ENTITY % more SYSTEM "more.ent"> %more;]><doc>a &bogus; b</doc>`},
+	// Without one, XML's WFC "Entity Declared" makes it an error.
+	{name: "entity_undeclared_without_dtd_not_well_formed", input: "<doc><p>before</p>\ncaf&eacute; au lait</doc>"},
 	{name: "entity_declared_in_internal_subset_expanded_as_text", input: `<!DOCTYPE doc [<!ENTITY co "Acme &amp; Co &#233;"><!ENTITY mk "<b>not markup</b>">]><doc>&co; &mk;</doc>`},
+	{name: "entity_references_in_replacement_text_expanded_in_turn", input: `<!DOCTYPE doc [<!ENTITY b "x &a; y"><!ENTITY a "alpha &c;"><!ENTITY c "&#38;#233;">]><doc>&b;</doc>`},
 	{name: "entity_external_never_loaded", input: `<!DOCTYPE doc [<!ENTITY chap SYSTEM "http://example.com/chap.xml">]><doc>before &chap; after</doc>`},
-	{name: "entity_expansion_budget_caps_declared_entities", input: `<!DOCTYPE d [<!ENTITY e "0123456789012345678901234567890">]><d>&e;&e;&e;&e;&e;&e;</d>`, o: Options{MaxTokenSize: 100}},
+	{name: "entity_expansion_past_the_budget_is_an_error", input: `<!DOCTYPE d [<!ENTITY e "0123456789012345678901234567890">]><d>&e;&e;&e;&e;&e;&e;</d>`, o: Options{MaxTokenSize: 100}},
 	{name: "entity_xhtml_doctype_declares_html_entities", input: `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">
 <html xmlns="http://www.w3.org/1999/xhtml"><body><p>a&nbsp;b &mdash; c</p></body></html>`},
 

@@ -43,10 +43,12 @@ type scanAttr struct {
 	name, value []byte
 }
 
-// scanError is a well-formedness error at a decoded offset.
+// scanError is a well-formedness error at a decoded offset; or, with limit
+// set, the expansion budget (that many bytes) passed there.
 type scanError struct {
-	off int64
-	msg string
+	off   int64
+	msg   string
+	limit int
 }
 
 func (e *scanError) Error() string { return e.msg }
@@ -74,6 +76,12 @@ type scanner struct {
 	empty bool // a start tag closed by "/>"
 	text  []byte
 
+	// cut is set when a text or CDATA token fails: text is then its
+	// character data before the error point, and cutEnd the decoded
+	// offset of that point (where the token's archive copy stops).
+	cut    bool
+	cutEnd int64
+
 	spans   []attrSpan
 	scratch []byte
 }
@@ -91,7 +99,8 @@ func (z *scanner) end() int64 { return z.start + int64(z.i) }
 func (z *scanner) next() (tokKind, error) {
 	z.start += int64(z.i)
 	z.buf, z.i = z.src.window(z.start), 0
-	z.name, z.text, z.empty = nil, nil, false
+	z.name, z.text, z.empty, z.cut = nil, nil, false, false
+	z.ents.notes = z.ents.notes[:0]
 	z.attrs, z.spans, z.scratch = z.attrs[:0], z.spans[:0], z.scratch[:0]
 	if !z.more(1) {
 		return 0, z.src.err
@@ -258,7 +267,9 @@ func (z *scanner) cr(t *textBuilder) {
 	t.copied = z.i
 }
 
-// charData reads text up to the next '<' or the end of the input.
+// charData reads text up to the next '<' or the end of the input. When it
+// fails on a well-formedness error, the text before the error point is
+// kept (see cutAt).
 func (z *scanner) charData() error {
 	t := z.beginText(0)
 	for {
@@ -280,20 +291,20 @@ func (z *scanner) charData() error {
 			return nil
 		case classAmp:
 			if err := z.reference(&t, false); err != nil {
-				return err
+				return z.cutText(&t, err)
 			}
 		case classCR:
 			z.cr(&t)
 		case classBracket:
 			if z.more(3) && z.buf[z.i+1] == ']' && z.buf[z.i+2] == '>' {
-				return z.fail(z.i, `"]]>" is not allowed in text (write "]]&gt;")`)
+				return z.cutText(&t, z.fail(z.i, `"]]>" is not allowed in text (write "]]&gt;")`))
 			}
 			z.i++
 		case classCtl:
-			return z.fail(z.i, "illegal character code %U", rune(z.buf[z.i]))
+			return z.cutText(&t, z.fail(z.i, "illegal character code %U", rune(z.buf[z.i])))
 		case classHigh:
 			if err := z.checkRune(); err != nil {
-				return err
+				return z.cutText(&t, err)
 			}
 		}
 	}
@@ -301,7 +312,31 @@ func (z *scanner) charData() error {
 	return nil
 }
 
-// reference replaces the reference at z.i ('&'). In an attribute value
+// cutText keeps, for a text token that fails on a well-formedness error,
+// the text read before the error point: the driver writes it before it
+// reports the error. Other errors (the input failing, the token limit)
+// keep nothing.
+func (z *scanner) cutText(t *textBuilder, err error) error {
+	if at, ok := z.cutAt(err); ok {
+		z.text = z.bytesOf(z.finishText(t, at))
+	}
+	return err
+}
+
+// cutAt reports where in buf a well-formedness error of the current token
+// stands, and marks the token as cut there.
+func (z *scanner) cutAt(err error) (int, bool) {
+	se, ok := err.(*scanError)
+	if !ok {
+		return 0, false
+	}
+	at := int(min(max(se.off-z.start, 0), int64(len(z.buf))))
+	z.cut, z.cutEnd = true, z.start+int64(at)
+	return at, true
+}
+
+// reference replaces the reference at z.i ('&') (entities.expand reads
+// those to entities other than the predefined ones). In an attribute value
 // the replacement of a character reference is kept as it is, and other
 // white space is normalised by the caller.
 func (z *scanner) reference(t *textBuilder, inAttr bool) error {
@@ -338,13 +373,11 @@ func (z *scanner) reference(t *textBuilder, inAttr bool) error {
 		if v, ok := predefinedEntity(string(name)); ok {
 			z.scratch = append(z.scratch, v...)
 		} else {
-			v, asWritten := z.ents.replacement(name)
-			if asWritten {
-				z.scratch = append(z.scratch, z.buf[at:j+1]...)
-			} else if inAttr {
-				z.scratch = appendNormalized(z.scratch, v)
-			} else {
-				z.scratch = append(z.scratch, v...)
+			mark := len(z.scratch)
+			var err error
+			if z.scratch, err = z.ents.expand(z.scratch, name, inAttr, z.start+int64(at)); err != nil {
+				z.scratch = z.scratch[:mark]
+				return err
 			}
 		}
 	}
@@ -713,6 +746,11 @@ func (z *scanner) markupDecl() error {
 		body := z.i
 		end, err := z.until("]]>")
 		if err != nil {
+			// The content before the error point is text, written before
+			// the error is reported.
+			if at, ok := z.cutAt(err); ok {
+				z.text = z.normalizeCR(z.buf[body:max(at, body)])
+			}
 			return err
 		}
 		z.text = z.normalizeCR(z.buf[body:end])

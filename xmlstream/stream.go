@@ -146,6 +146,9 @@ func (d *driver) run() error {
 			return d.eof()
 		}
 		if err != nil {
+			if d.scan.cut {
+				d.cutToken()
+			}
 			return d.failure(err)
 		}
 		raw, text := d.src.rawSpan(d.tokStart, end), d.src.decSpan(d.tokStart, end)
@@ -181,9 +184,15 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 		htmlstream.CommentMarker(d.core, z.text)
 		d.core.Archive(raw, before || d.core.ArchiveOn(d.topScope()))
 	case tokPI:
-		if string(z.name) == "xml" && d.tokStart != 0 {
+		switch {
+		case string(z.name) == "xml" && d.tokStart != 0:
 			d.core.Warn(d.pos, "the XML declaration is not at the start of the document")
-		} else if string(z.name) != "xml" {
+		case string(z.name) == "xml":
+			// standalone="yes": every entity used must be declared in the
+			// internal subset (WFC "Entity Declared").
+			v, _ := pseudoAttr(z.text, "standalone")
+			d.ents.standalone = v == "yes"
+		default:
 			d.robotsPI(d.pos, text)
 		}
 		d.core.Archive(raw, d.core.ArchiveOn(d.topScope()))
@@ -242,6 +251,22 @@ func notWellFormed(pos filter.Pos, format string, args ...any) error {
 	return &filter.PosError{Pos: pos, Err: fmt.Errorf("%w: %s", ErrNotWellFormed, fmt.Sprintf(format, args...))}
 }
 
+// cutToken writes the character data of a text or CDATA token that fails
+// on a well-formedness error, up to the error point, as the whole token
+// would have been written: text, archive copy and link text, in the
+// scopes open there. Nothing is closed: the error follows.
+func (d *driver) cutToken() {
+	end := d.scan.cutEnd
+	if end <= d.tokStart {
+		return
+	}
+	raw, text := d.src.rawSpan(d.tokStart, end), d.src.decSpan(d.tokStart, end)
+	d.core.SetPos(d.pos)
+	// Text outside the root element writes nothing and is an error of its
+	// own; the scanner's is the one reported, as for any other token.
+	_ = d.charData(d.scan.text, raw, text)
+}
+
 func (d *driver) failure(err error) error {
 	var se *scanError
 	switch {
@@ -249,6 +274,8 @@ func (d *driver) failure(err error) error {
 		return filter.LimitError(d.pos, filter.ErrTokenTooLong, d.maxToken)
 	case d.src.readErr:
 		return &filter.PosError{Pos: d.pos, Err: err}
+	case errors.As(err, &se) && se.limit > 0:
+		return &filter.PosError{Pos: d.posAt(se.off), Err: fmt.Errorf("%w (limit %d bytes of replacement text per document, %s); output stops here", ErrEntityExpansion, se.limit, se.msg)}
 	case errors.As(err, &se):
 		return &filter.PosError{Pos: d.posAt(se.off), Err: fmt.Errorf("%w: %s", ErrNotWellFormed, se.msg)}
 	}
@@ -350,9 +377,7 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	default:
 		d.core.Archive(raw, parentOn || selfOn)
 	}
-	if bytes.IndexByte(text, '&') >= 0 {
-		d.ents.check(d.core, text, func(off int) filter.Pos { return d.posAt(d.tokStart + int64(off)) })
-	}
+	d.ents.flush(d.core, d.scan.end(), d.posAt)
 	f.textStart = len(d.linkText)
 	d.stack = append(d.stack, f)
 	return nil
@@ -699,9 +724,11 @@ func (d *driver) charData(t []byte, raw, text []byte) error {
 		d.core.Archive(raw, d.core.ArchiveOn(d.core.Root()))
 		return nil
 	}
-	if !cdata && bytes.IndexByte(text, '&') >= 0 {
-		d.ents.check(d.core, text, func(off int) filter.Pos { return d.posAt(d.tokStart + int64(off)) })
+	end := d.scan.end()
+	if d.scan.cut {
+		end = d.scan.cutEnd
 	}
+	d.ents.flush(d.core, end, d.posAt)
 	f := &d.stack[n-1]
 	if !f.hasText && !isXMLSpace(t) {
 		f.hasText = true
