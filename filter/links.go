@@ -375,8 +375,10 @@ func resolveSlow(base *url.URL, href string) (u string, ok bool) {
 // "sub/" and "x" give "sub/x", where net/url gives "/sub/x".
 func ResolveReference(base, ref *url.URL) (u *url.URL, ok bool) {
 	switch {
-	case base == nil || ref.Scheme != "":
+	case base == nil:
 		return ref, true
+	case ref.Scheme != "":
+		return base.ResolveReference(ref), true // which removes dot segments
 	case base.Opaque != "":
 		if ref.Host == "" && ref.Path == "" && ref.RawQuery == "" && !ref.ForceQuery && ref.Fragment != "" {
 			r := *base
