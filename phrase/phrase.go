@@ -118,9 +118,17 @@ func (w *Writer) Text(b []byte) {
 // and the other characters Unicode calls white space (U+0085, U+1680,
 // U+2000 to U+200A, U+2028, U+2029, U+202F, U+205F, U+3000), in UTF-8.
 func SpaceLen(b []byte, i int) int {
-	switch c := b[i]; c {
-	case ' ', '\t', '\n', '\r', '\f':
-		return 1
+	if c := b[i]; c < 0x80 {
+		return int(asciiSpaceLen[c]) // inlined: most calls end here
+	}
+	return wideSpaceLen(b, i)
+}
+
+var asciiSpaceLen = [0x80]uint8{' ': 1, '\t': 1, '\n': 1, '\r': 1, '\f': 1}
+
+// wideSpaceLen is SpaceLen for a byte above ASCII.
+func wideSpaceLen(b []byte, i int) int {
+	switch b[i] {
 	case 0xC2:
 		if i+1 < len(b) && (b[i+1] == 0xA0 || b[i+1] == 0x85) {
 			return 2
