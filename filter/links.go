@@ -43,6 +43,10 @@ const MaxAnchorText = 4 << 10
 // oldest is written with the anchor text it has so far.
 const maxQueuedLinks = 1024
 
+// maxHeldLinks bounds the links held while the head may still say
+// nofollow (a page's head has a few dozen <link> elements).
+const maxHeldLinks = 4096
+
 // linkMemory allocates anchors, and the bytes of their hrefs and rels, in
 // slabs: one allocation for many links. Slabs start small, for documents
 // with few links, and double up to a bound. An anchor is reused once its
