@@ -67,15 +67,22 @@ type frame struct {
 	pos           filter.Pos
 	base          *url.URL // xml:base in effect; nil: the document's base
 	baseCost      int      // bytes of base this element's xml:base added to driver.baseBytes
-	nsMark        int      // bindings before this element's own
-	layout        filter.Layout
-	xhtml         bool
-	hasChild      bool // an element started inside
-	hasText       bool // non-blank character data directly inside
-	yandex        bool // an XHTML <noindex>: its end closes the Yandex region
-	collect       bool // its text is a URL (RSS <link>, sitemap <loc>)
-	collectCut    bool
-	textStart     int
+	// tagWritten: the start tag is in the archive copy, so the end tag
+	// goes there too (and only then): the copy stays well-formed where a
+	// comment region (googleoff: snippet) starts or ends inside the
+	// element. heldTag is a start tag such a region elided, kept to be
+	// written where the region ends, if the element is still open there.
+	tagWritten bool
+	heldTag    []byte
+	nsMark     int // bindings before this element's own
+	layout     filter.Layout
+	xhtml      bool
+	hasChild   bool // an element started inside
+	hasText    bool // non-blank character data directly inside
+	yandex     bool // an XHTML <noindex>: its end closes the Yandex region
+	collect    bool // its text is a URL (RSS <link>, sitemap <loc>)
+	collectCut bool
+	textStart  int
 }
 
 func (f *frame) tag() string {
@@ -109,6 +116,7 @@ type driver struct {
 	pos      filter.Pos // where the current token starts
 	tokStart int64      // the same, as a decoded offset
 	stack    []frame
+	heldTags int // frames with a heldTag
 	// baseBytes is the length of the bases the open elements' xml:base
 	// attributes set (see maxBaseBytes).
 	baseBytes int
@@ -287,6 +295,9 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 		htmlstream.CommentMarker(d.core, z.text)
 		after := d.core.ArchiveOn(d.topScope())
 		d.noteArchiveOff(before && after)
+		if d.heldTags > 0 {
+			d.writeHeldTags() // for the comment regions this one ended
+		}
 		d.archive(raw, before || after)
 	case tokPI:
 		switch {
@@ -483,10 +494,32 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	default:
 		d.archive(raw, parentOn || selfOn)
 	}
+	f.tagWritten = parentOn || selfOn || len(d.refs) > 0
+	if !f.tagWritten && !empty && parent.Off&filter.NoArchive == 0 {
+		// Elided by a comment region alone, which may end first.
+		f.heldTag = bytes.Clone(raw)
+		d.heldTags++
+	}
 	d.ents.flush(d.core, d.scan.end(), d.posAt)
 	f.textStart = len(d.linkText)
 	d.stack = append(d.stack, f)
 	return nil
+}
+
+// writeHeldTags writes, where a comment region that elided them ends, the
+// start tags of the elements still open whose end tags the copy will now
+// take (their parents are archived again), outermost first.
+func (d *driver) writeHeldTags() {
+	parent := d.core.Root()
+	for i := range d.stack {
+		f := &d.stack[i]
+		if f.heldTag != nil && d.core.ArchiveOn(parent) {
+			d.core.Archive(f.heldTag, true)
+			f.tagWritten, f.heldTag = true, nil
+			d.heldTags--
+		}
+		parent = f.scope
+	}
 }
 
 // noteArchiveOff notes, inside an expansion, that a token stood where
@@ -806,11 +839,16 @@ func (d *driver) end(t xml.EndElement, raw []byte) error {
 	}
 	d.ns = d.ns[:f.nsMark]
 	d.baseBytes -= f.baseCost
+	if f.heldTag != nil {
+		d.heldTags--
+	}
+	written := f.tagWritten
 	d.stack = d.stack[:n-1]
 	after := d.core.ArchiveOn(d.topScope())
 	d.noteArchiveOff(before && after)
 	if len(raw) > 0 {
-		d.archive(raw, before || after)
+		// With its start tag, whatever the regions say (see tagWritten).
+		d.archive(raw, written)
 	}
 	if n == 1 {
 		d.rootDone = true
