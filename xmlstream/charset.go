@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
 	"golang.org/x/net/html/charset"
@@ -152,7 +153,15 @@ func (s *source) setCharset(enc encoding.Encoding, name string, head []byte, cor
 		s.buf = make([]byte, 0, 2*len(head)+firstRead)
 		s.bounds = append(s.bounds, boundary{0, s.prefix})
 		s.decodeRuns()
-		if e, err := enc.NewEncoder().Bytes([]byte(core.Ellipsis())); err == nil {
+		ellipsis := core.Ellipsis()
+		if name == "windows-1252" {
+			// A character reference means the same to every reader, where
+			// a byte may not: robofilter reads "iso-8859-1" as windows-1252,
+			// as browsers do, and the byte of "…" there is a control
+			// character in ISO-8859-1 proper.
+			ellipsis = characterReferences(ellipsis)
+		}
+		if e, err := enc.NewEncoder().Bytes([]byte(ellipsis)); err == nil {
 			core.SetEllipsis(e)
 		} else if e, err := enc.NewEncoder().Bytes([]byte("...")); err == nil {
 			core.SetEllipsis(e)
@@ -284,4 +293,18 @@ func declaredEncoding(head []byte) (string, bool) {
 		return string(decl[k+1 : k+1+q]), true
 	}
 	return "", false
+}
+
+// characterReferences writes the characters of s above ASCII as XML
+// character references ("…" becomes "&#x2026;").
+func characterReferences(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < utf8.RuneSelf {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, "&#x%X;", r)
+		}
+	}
+	return b.String()
 }
