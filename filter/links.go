@@ -204,11 +204,18 @@ func appendCollapsed(b, text []byte) []byte {
 // spaceAt is the length of the whitespace character at text[i] (0 if none),
 // as the text output reads whitespace.
 func spaceAt(text []byte, i int) int {
-	if c := text[i]; c > ' ' && c < 0x80 {
+	if !mayStartSpace[text[i]] {
 		return 0 // most bytes, decided inline
 	}
-	return phrase.SpaceLen(text, i)
+	return spaceLen(text, i)
 }
+
+// mayStartSpace marks the bytes a whitespace character starts with: ASCII
+// whitespace and the lead bytes of the Unicode spaces (phrase.SpaceLen).
+var mayStartSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\f': true, 0xC2: true, 0xE1: true, 0xE2: true, 0xE3: true}
+
+// spaceLen is phrase.SpaceLen out of line, so that spaceAt inlines.
+func spaceLen(text []byte, i int) int { return phrase.SpaceLen(text, i) }
 
 // relNoFollow reports whether a rel value has a token asking not to follow
 // (nofollow, ugc, sponsored), split on spaces and commas, any case, and
