@@ -176,8 +176,8 @@ func TestRecordsErrors(t *testing.T) {
 	t.Run("not well-formed", func(t *testing.T) {
 		recs, err := records(t, `<feed><entry><id>1</id></entry><entry><id>2</wrong></entry></feed>`, "//entry", robofilter.Options{})
 		var pe *filter.PosError
-		if !errors.As(err, &pe) || pe.Pos.Line != 1 || !errors.Is(err, xmlstream.ErrNotWellFormed) || len(recs) != 1 {
-			t.Errorf("err %v after %d records, want a PosError at line 1 and 1 record", err, len(recs))
+		if !errors.As(err, &pe) || pe.Pos.Line != 1 || pe.Pos.Col != 44 || !errors.Is(err, xmlstream.ErrNotWellFormed) || len(recs) != 1 {
+			t.Errorf("err %v after %d records, want a PosError at 1:44 (the end tag) and 1 record", err, len(recs))
 		}
 	})
 	t.Run("bad XPath", func(t *testing.T) {
