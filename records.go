@@ -9,6 +9,7 @@ import (
 	"html"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -75,19 +76,19 @@ const (
 // legal one) applies to every record: its noindex and nofollow reach each
 // record's run as an X-Robots-Tag value. The charset is chosen as the XML
 // stage chooses it (opts.Charset, if set, overrides the declaration), and
-// undeclared entities read as the XML stage reads them, without its
-// warnings. ProcessRecords stops at the first error, fn's included: the
-// records before it have been passed to fn, the one that fails has not.
-// An XML document that is not well-formed fails with a *filter.PosError
-// (xmlstream.ErrNotWellFormed) at the line and column of the error.
+// entity references read as the XML stage reads them (feedReader), without
+// its warnings. ProcessRecords stops at the first error, fn's included:
+// the records before it have been passed to fn, the one that fails has
+// not. An XML document that is not well-formed fails with a
+// *filter.PosError (xmlstream.ErrNotWellFormed, or
+// xmlstream.ErrEntityExpansion) at the line and column of the error.
 func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) error) error {
 	head := &headBytes{r: r}
 	in, cs, err := xmlstream.UTF8Reader(head, opts.Charset)
 	if err != nil {
 		return fmt.Errorf("records: %w", err)
 	}
-	entities := map[string]string{}
-	feed := newFeedReader(xmlstream.EntityFiller(in, entities), cs, head.bom(cs))
+	feed := newFeedReader(in, cs, head.bom(cs), opts)
 	// xmlquery reads through bufio.NewReader, which returns a *bufio.Reader
 	// of at least its default size as it is: the decoder then reads this
 	// one, byte by byte, and where it stopped is what feed handed out less
@@ -96,7 +97,7 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 	sp, err := xmlquery.CreateStreamParserWithOptions(br, xmlquery.ParserOptions{
 		Decoder: &xmlquery.DecoderOptions{
 			Strict: true,
-			Entity: entities,
+			Entity: feed.ents.m,
 			// The input is UTF-8 already: the declaration's encoding needs no reader.
 			CharsetReader: func(_ string, r io.Reader) (io.Reader, error) { return r, nil },
 		},
@@ -403,9 +404,10 @@ func resolveAt(n *xmlquery.Node, docBase, href string) string {
 }
 
 // The feed reader. xmlquery's stream parser runs encoding/xml, which
-// reports a well-formedness error with a line only, and leaves out checks
-// the XML stage makes. feedReader stands between the document (decoded to
-// UTF-8) and the decoder, and:
+// reports a well-formedness error with a line only, reads undeclared
+// entities through its Entity map, and leaves out checks the XML stage
+// makes. feedReader stands between the document (decoded to UTF-8) and
+// the decoder, and:
 //
 //   - bounds what is read between two records (MaxRecordTags,
 //     MaxRecordBytes);
@@ -419,18 +421,24 @@ func resolveAt(n *xmlquery.Node, docBase, href string) string {
 //     character, where encoding/xml reports the token's end), an illegal
 //     character reference, text outside the root element, a second root
 //     element, no root element, a DOCTYPE after another or after the root,
-//     another markup declaration outside the internal subset.
+//     another markup declaration outside the internal subset;
+//   - reads the DOCTYPE's internal subset and fills the decoder's Entity
+//     map before each entity reference is read, as the XML stage reads
+//     entities (feedEntities).
 //
 // The decoder reads the bytes handed out before an error first: the records
 // that end before it are returned, then the error.
 type feedReader struct {
 	r    io.Reader
+	ents *feedEntities
 	win  posWindow
 	off  int64  // bytes handed out
 	held []byte // bytes scanned and not handed out yet: a character's first bytes
 	err  error  // once set, every Read returns it
 
 	tags, bytes int // read since the last record (ProcessRecords resets them)
+
+	maxToken int
 
 	// The tokenizer: where encoding/xml's tokens start and end, as much as
 	// the checks above need.
@@ -450,12 +458,21 @@ type feedReader struct {
 	dirDepth  int     // the depth of '<' in it,
 	dirLT     int     // and the bytes of "!--" matched after a '<'
 	name      []byte  // a start tag's name or a directive's first word (clipped)
-	refStart  int64
-	ref       []byte
-	runeBuf   [utf8.UTFMax]byte
-	runeN     int
-	runeNeed  int
-	runeStart int64
+	capture   []byte  // the XML declaration or the DOCTYPE, as read
+	capturing bool
+	// split: encoding/xml ended the DOCTYPE inside its internal subset (at
+	// a '>' in a PI there): what follows up to the root element is kept
+	// with it, and read as the DOCTYPE when the root starts; the checks
+	// of the prolog are off meanwhile.
+	split        bool
+	doctypeStart int64
+	refStart     int64
+	ref          []byte
+	refLong      bool
+	runeBuf      [utf8.UTFMax]byte
+	runeN        int
+	runeNeed     int
+	runeStart    int64
 }
 
 type feedState uint8
@@ -491,11 +508,15 @@ const feedBufSize = 4096
 // the record bounds) stays small.
 const feedRead = 512
 
-// feedNameMax bounds the names kept for messages.
+// feedNameMax bounds the names kept for messages and entity references.
 const feedNameMax = 256
 
-func newFeedReader(r io.Reader, charset string, bom int) *feedReader {
-	f := &feedReader{r: r}
+func newFeedReader(r io.Reader, charset string, bom int, opts Options) *feedReader {
+	maxToken := opts.MaxTokenSize
+	if maxToken <= 0 {
+		maxToken = filter.DefaultMaxTokenSize
+	}
+	f := &feedReader{r: r, maxToken: maxToken, ents: newFeedEntities(min(maxToken, xmlstream.MaxEntityExpansion))}
 	f.win.u = newFeedUnits(charset)
 	f.win.pos = filter.Pos{Offset: int64(bom), Line: 1, Col: 1 + bom}
 	return f
@@ -616,13 +637,20 @@ func (f *feedReader) atEOF(end int64) *feedError {
 // returns how much of it may be handed out: all of it, or the bytes before
 // the one where an error was found, with the error.
 func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
+	captured := -1 // a byte read again is kept once
 	for i := 0; i < len(b); {
 		c := b[i]
 		at := base + int64(i)
+		if f.split && i > captured {
+			if len(f.capture) >= f.maxToken {
+				return i, f.doctypeTooLong()
+			}
+			f.capture, captured = append(f.capture, c), i
+		}
 		switch f.st {
 		case fsText:
 			switch {
-			case f.depth == 0 && c != '<' && !isFeedSpace(c):
+			case f.depth == 0 && c != '<' && !isFeedSpace(c) && !f.split:
 				return i, notWellFormedAt(f.textStart, "text outside the root element")
 			case f.runeN > 0 || c >= utf8.RuneSelf:
 				if fe := f.char(c, at); fe != nil {
@@ -642,7 +670,10 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 			case '/':
 				f.st = fsEndTag
 			case '?':
-				f.st, f.prev = fsPI, [2]byte{}
+				f.st, f.name, f.prev = fsPI, f.name[:0], [2]byte{}
+				if f.tagStart == 0 { // an XML declaration is at the start
+					f.capture, f.capturing = append(f.capture[:0], '<', '?'), true
+				}
 			case '!':
 				f.st = fsBang
 			default:
@@ -659,6 +690,11 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 			if f.depth == 0 {
 				if f.rootDone {
 					return i, notWellFormedAt(f.tagStart, "a second root element <%s>: a document has exactly one", f.name)
+				}
+				if f.split {
+					// The root starts: the DOCTYPE ended before it.
+					f.ents.declare(scanFeedDoctype(f.capture))
+					f.split, f.capture = false, f.capture[:0]
 				}
 				f.rootSeen = true
 			}
@@ -704,7 +740,18 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				f.endToken(at)
 			}
 		case fsPI:
+			if f.capturing {
+				if len(f.capture) < feedNameMax*4 {
+					f.capture = append(f.capture, c)
+				} else {
+					f.capturing = false
+				}
+			}
 			if f.prev[1] == '?' && c == '>' {
+				if f.capturing {
+					f.xmlDecl(f.capture)
+				}
+				f.capturing = false
 				f.endToken(at)
 			}
 			f.prev = [2]byte{f.prev[1], c}
@@ -719,6 +766,10 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				// first byte.
 				f.st, f.dirQuote, f.dirDepth, f.dirLT = fsDirFirst, 0, 0, 0
 				f.name = append(f.name[:0], c)
+				if !f.split {
+					f.capture, f.capturing = append(f.capture[:0], '<', '!', c), true
+					f.doctypeStart = f.tagStart
+				}
 			}
 		case fsBangDash:
 			if c != '-' {
@@ -760,6 +811,9 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				if len(f.name) < feedNameMax {
 					f.name = append(f.name, c)
 				}
+				if fe := f.directiveByte(c); fe != nil {
+					return i, fe
+				}
 				break
 			}
 			if fe := f.directiveStart(isFeedSpace(c) || c == '>'); fe != nil {
@@ -772,6 +826,9 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				// After '<': "!--" starts a comment; anything else is
 				// markup, read again as such.
 				if c == "!--"[f.dirLT-1] {
+					if fe := f.directiveByte(c); fe != nil {
+						return i, fe
+					}
 					if f.dirLT++; f.dirLT > len("!--") {
 						f.st, f.dirLT, f.prev = fsDirComment, 0, [2]byte{}
 					}
@@ -782,8 +839,21 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				continue
 			}
 			if f.dirQuote == 0 && c == '>' && f.dirDepth == 0 {
+				if f.capturing {
+					f.capture = append(f.capture, c)
+					f.capturing = false
+					if dt := scanFeedDoctype(f.capture); dt.unclosed {
+						f.split = true
+					} else {
+						f.ents.declare(dt)
+						f.capture = f.capture[:0]
+					}
+				}
 				f.endToken(at)
 				break
+			}
+			if fe := f.directiveByte(c); fe != nil {
+				return i, fe
 			}
 			switch {
 			case c == f.dirQuote:
@@ -797,6 +867,9 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				f.dirLT = 1
 			}
 		case fsDirComment:
+			if fe := f.directiveByte(c); fe != nil {
+				return i, fe
+			}
 			if f.prev == [2]byte{'-', '-'} && c == '>' {
 				f.st = fsDirective
 			}
@@ -814,7 +887,15 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 		case fsRefName:
 			switch {
 			case isFeedNameByte(c):
+				if len(f.ref) < feedNameMax {
+					f.ref = append(f.ref, c)
+				} else {
+					f.refLong = true
+				}
 			case c == ';':
+				if fe := f.reference(at); fe != nil {
+					return i, fe
+				}
 				f.st = f.back
 			default:
 				f.st = fsDone // encoding/xml: no ';' ends the reference
@@ -847,7 +928,7 @@ func (f *feedReader) endToken(at int64) {
 
 func (f *feedReader) startRef(at int64) {
 	f.back, f.st = f.st, fsRef
-	f.refStart, f.ref = at, f.ref[:0]
+	f.refStart, f.ref, f.refLong = at, f.ref[:0], false
 }
 
 // char checks a byte of text, of an attribute value or of a CDATA section
@@ -893,12 +974,31 @@ func (f *feedReader) char(c byte, at int64) *feedError {
 	return nil
 }
 
+// directiveByte keeps a byte of the DOCTYPE being read, within the token
+// size limit.
+func (f *feedReader) directiveByte(c byte) *feedError {
+	if !f.capturing {
+		return nil
+	}
+	if len(f.capture) >= f.maxToken {
+		return f.doctypeTooLong()
+	}
+	f.capture = append(f.capture, c)
+	return nil
+}
+
+func (f *feedReader) doctypeTooLong() *feedError {
+	return &feedError{f.doctypeStart, fmt.Errorf("%w (limit %d); output stops here", filter.ErrTokenTooLong, f.maxToken)}
+}
+
 // directiveStart checks where a markup declaration stands, once its first
 // word is read (word: it ended at white space or '>'): a DOCTYPE before
 // the root element, once.
 func (f *feedReader) directiveStart(word bool) *feedError {
 	first := clipFeedName(string(f.name), 20)
 	switch {
+	case f.split:
+		return nil // part of the DOCTYPE
 	case f.rootSeen:
 		return notWellFormedAt(f.tagStart, "a markup declaration <!%s> is not allowed inside or after the root element", first)
 	case string(f.name) != "DOCTYPE" || !word:
@@ -907,6 +1007,35 @@ func (f *feedReader) directiveStart(word bool) *feedError {
 		return notWellFormedAt(f.tagStart, "a second DOCTYPE")
 	}
 	f.doctype = true
+	return nil
+}
+
+// xmlDecl reads standalone="yes" from the XML declaration, a PI at the
+// start of the document whose target is xml.
+func (f *feedReader) xmlDecl(pi []byte) {
+	body := pi[len("<?") : len(pi)-len("?>")]
+	i := 0
+	for i < len(body) && !isFeedSpace(body[i]) {
+		i++
+	}
+	if string(body[:i]) != "xml" {
+		return
+	}
+	v, _ := feedPseudoAttr(body[i:], "standalone")
+	f.ents.standalone = v == "yes"
+}
+
+// reference handles the reference to an entity (not a character
+// reference) that ends at the ';' at decoded offset end.
+func (f *feedReader) reference(end int64) *feedError {
+	name := string(f.ref)
+	if f.refLong {
+		name += "…"
+	}
+	err := f.ents.reference(name, f.refLong, end, f.off)
+	if err != nil {
+		return &feedError{f.refStart, err}
+	}
 	return nil
 }
 
@@ -926,6 +1055,27 @@ func clipFeedName(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// feedPseudoAttr reads a pseudo-attribute of the XML declaration.
+func feedPseudoAttr(decl []byte, name string) (string, bool) {
+	i := bytes.Index(decl, []byte(name))
+	if i < 0 {
+		return "", false
+	}
+	rest := bytes.TrimLeft(decl[i+len(name):], " \t\r\n")
+	if len(rest) == 0 || rest[0] != '=' {
+		return "", false
+	}
+	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
+	if len(rest) == 0 || rest[0] != '"' && rest[0] != '\'' {
+		return "", false
+	}
+	j := bytes.IndexByte(rest[1:], rest[0])
+	if j < 0 {
+		return "", false
+	}
+	return string(rest[1 : 1+j]), true
 }
 
 // headBytes reads through and keeps the first bytes of the document, for
@@ -1112,6 +1262,350 @@ func (w *posWindow) lastIndex(end int64, s string, fallback int64) int64 {
 	return fallback
 }
 
+// Entities, read as the XML stage reads them (go doc ./xmlstream,
+// "Entities"), through encoding/xml's Entity map, which holds the text a
+// reference reads as, inserted as text. feedReader sees every reference in
+// text and attribute values before the decoder reads it, and:
+//
+//   - for an entity declared in the internal subset, checks its expansion
+//     as the XML stage expands it (references in the replacement text read
+//     in turn, an entity that refers to itself is not well-formed, an
+//     undeclared one inside is handled as in the document), charges it to
+//     the document's expansion budget (the same: every use, nested entities
+//     included, in all at most xmlstream.MaxEntityExpansion and the token
+//     size limit), and gives the map its expansion the first time;
+//   - for an external entity, gives the map the reference as written;
+//   - for one nobody declared, stops the decoder where XML's WFC "Entity
+//     Declared" applies (no DTD; only an internal subset, without parameter
+//     entity references; standalone="yes"), else gives the map the HTML
+//     entity of that name or the reference as written.
+//
+// Errors are at the reference, like the XML stage's.
+type feedEntities struct {
+	m    map[string]string // the decoder's Entity map
+	defs map[string]*feedEntity
+	// What decides whether an undeclared name is an error.
+	doctype, externalSubset, peRefs, standalone bool
+
+	budget, expanded int64
+	// undeclared: where the last reference to each undeclared name in m
+	// ends, so that names the decoder has read can leave m.
+	undeclared map[string]int64
+}
+
+// feedEntity is a general entity declared in the internal subset.
+type feedEntity struct {
+	name     string
+	value    string // the replacement text: character references replaced, entity references as written
+	external bool
+	state    uint8 // feedUnvisited, feedOpen (being checked), feedChecked (cost known)
+	cost     int64 // replacement text read where it is used, nested entities included
+}
+
+const (
+	feedUnvisited = iota
+	feedOpen
+	feedChecked
+)
+
+// maxUndeclaredEntities bounds the undeclared names the map holds.
+const maxUndeclaredEntities = 4096
+
+func newFeedEntities(budget int) *feedEntities {
+	return &feedEntities{m: map[string]string{}, defs: map[string]*feedEntity{}, budget: int64(budget), undeclared: map[string]int64{}}
+}
+
+// declare records the internal subset's entities; the first declaration of
+// a name binds, and the predefined ones cannot be redeclared.
+func (e *feedEntities) declare(dt feedDoctype) {
+	e.doctype, e.externalSubset, e.peRefs = true, dt.externalSubset, dt.peRefs
+	for _, d := range dt.entities {
+		if _, ok := e.defs[d.name]; ok {
+			continue
+		}
+		if _, ok := feedPredefined(d.name); ok {
+			continue
+		}
+		e.defs[d.name] = &feedEntity{name: d.name, value: d.value, external: d.external}
+		if d.external {
+			e.m[d.name] = "&" + d.name + ";" // never loaded: kept as written
+		}
+	}
+}
+
+// mustDeclare reports whether XML's WFC "Entity Declared" applies.
+func (e *feedEntities) mustDeclare() bool {
+	return e.standalone || !e.externalSubset && !e.peRefs
+}
+
+// undeclaredMsg is the XML stage's error for a reference to an undeclared
+// entity, or "" where it is not an error.
+func (e *feedEntities) undeclaredMsg(name string) string {
+	if _, ok := e.defs[name]; ok || !e.mustDeclare() {
+		return ""
+	}
+	switch {
+	case !e.doctype:
+		return fmt.Sprintf("entity &%s; is not declared: the document has no DTD (only lt, gt, amp, apos and quot need no declaration)", name)
+	case e.standalone && (e.externalSubset || e.peRefs):
+		return fmt.Sprintf("entity &%s; is not declared in the internal subset, as a standalone document requires", name)
+	}
+	return fmt.Sprintf("entity &%s; is not declared: the internal subset does not declare it and there is no external DTD subset", name)
+}
+
+// undeclaredValue is what an entity nobody declared reads as where that is
+// allowed: the HTML entity of that name, or the reference as written.
+func undeclaredValue(name string) string {
+	if v, ok := xml.HTMLEntity[name]; ok {
+		return v
+	}
+	return "&" + name + ";"
+}
+
+// reference handles a reference to name (long: the name was clipped)
+// whose ';' is at decoded offset end; handed is what the feed reader
+// handed out before the current chunk.
+func (e *feedEntities) reference(name string, long bool, end, handed int64) error {
+	if _, ok := feedPredefined(name); ok {
+		return nil
+	}
+	def, ok := e.defs[name]
+	switch {
+	case ok && def.external:
+		return nil
+	case ok:
+		cost, err := e.check(def, e.budget-e.expanded)
+		if err != nil {
+			return err
+		}
+		e.expanded += cost
+		if _, ok := e.m[name]; !ok {
+			e.m[name] = e.expand(def)
+		}
+		return nil
+	}
+	if msg := e.undeclaredMsg(name); msg != "" {
+		return fmt.Errorf("%w: %s", xmlstream.ErrNotWellFormed, msg)
+	}
+	if long {
+		// Longer than any name the map learns: the decoder would not find it.
+		return fmt.Errorf("%w: entity &%s; is not declared, and its name is longer than %d bytes", xmlstream.ErrNotWellFormed, name, feedNameMax)
+	}
+	if _, ok := e.m[name]; !ok {
+		if len(e.undeclared) >= maxUndeclaredEntities {
+			// The decoder has read every reference before what its
+			// buffer may hold: those names can go.
+			for n, last := range e.undeclared {
+				if last < handed-feedBufSize {
+					delete(e.undeclared, n)
+					delete(e.m, n)
+				}
+			}
+		}
+		e.m[name] = undeclaredValue(name)
+	}
+	e.undeclared[name] = end
+	return nil
+}
+
+// check walks the expansion of def as the XML stage reads it, in the same
+// order, and returns what it costs (the replacement text of every entity
+// read, nested ones included), or the error the XML stage gives where the
+// entity is used: an entity that refers to itself, an undeclared one where
+// a declaration is required, an illegal character reference, or a cost
+// past remaining (ErrEntityExpansion). An entity checked once without
+// error has its cost kept.
+func (e *feedEntities) check(def *feedEntity, remaining int64) (int64, error) {
+	overBudget := func() error {
+		return fmt.Errorf("%w (limit %d bytes of replacement text per document, expanding &%s;); output stops here", xmlstream.ErrEntityExpansion, e.budget, def.name)
+	}
+	if def.state == feedChecked {
+		if def.cost > remaining {
+			return 0, overBudget()
+		}
+		return def.cost, nil
+	}
+	type frame struct {
+		def   *feedEntity
+		i     int
+		start int64 // the cost charged before it
+	}
+	var stack []frame
+	var total int64
+	reset := func() {
+		for _, f := range stack {
+			f.def.state = feedUnvisited
+		}
+	}
+	push := func(d *feedEntity) error {
+		if d.state == feedOpen {
+			from := 0
+			for i, f := range stack {
+				if f.def == d {
+					from = i
+				}
+			}
+			var chain []string
+			for _, f := range stack[from:] {
+				chain = append(chain, "&"+f.def.name+";")
+			}
+			if len(chain) > 8 {
+				chain = append(append(chain[:4:4], "…"), chain[len(chain)-3:]...)
+			}
+			chain = append(chain, "&"+d.name+";")
+			return fmt.Errorf("%w: entity &%s; refers to itself (%s)", xmlstream.ErrNotWellFormed, d.name, strings.Join(chain, " → "))
+		}
+		if total+int64(len(d.value)) > remaining {
+			return overBudget()
+		}
+		stack = append(stack, frame{def: d, start: total})
+		total += int64(len(d.value))
+		d.state = feedOpen
+		return nil
+	}
+	if err := push(def); err != nil {
+		return 0, err
+	}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		v := top.def.value
+		k := strings.IndexByte(v[top.i:], '&')
+		if k < 0 {
+			top.def.state, top.def.cost = feedChecked, total-top.start
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		top.i += k
+		ref, n := feedRefAt(v[top.i:])
+		if n == 0 {
+			top.i++ // an '&' a character reference gave: text
+			continue
+		}
+		top.i += n
+		in := top.def.name
+		if ref[0] == '#' {
+			if r, ok := charRefDigits([]byte(ref[1:])); !ok || !isXMLChar(r) {
+				reset()
+				return 0, fmt.Errorf("%w: &%s; is not a legal character reference (in the replacement text of &%s;)", xmlstream.ErrNotWellFormed, ref, in)
+			}
+			continue
+		}
+		if _, ok := feedPredefined(ref); ok {
+			continue
+		}
+		d, ok := e.defs[ref]
+		switch {
+		case !ok:
+			if msg := e.undeclaredMsg(ref); msg != "" {
+				reset()
+				return 0, fmt.Errorf("%w: %s (in the replacement text of &%s;)", xmlstream.ErrNotWellFormed, msg, in)
+			}
+		case d.external:
+		case d.state == feedChecked:
+			if total+d.cost > remaining {
+				reset()
+				return 0, overBudget()
+			}
+			total += d.cost
+		default:
+			if err := push(d); err != nil {
+				reset()
+				return 0, err
+			}
+		}
+	}
+	return total, nil
+}
+
+// expand is the text a checked entity reads as.
+func (e *feedEntities) expand(def *feedEntity) string {
+	type frame struct {
+		def *feedEntity
+		i   int
+	}
+	var out []byte
+	stack := []frame{{def: def}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		v := top.def.value
+		k := strings.IndexByte(v[top.i:], '&')
+		if k < 0 {
+			out = append(out, v[top.i:]...)
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		out = append(out, v[top.i:top.i+k]...)
+		top.i += k
+		ref, n := feedRefAt(v[top.i:])
+		if n == 0 {
+			out = append(out, '&')
+			top.i++
+			continue
+		}
+		top.i += n
+		if ref[0] == '#' {
+			r, _ := charRefDigits([]byte(ref[1:]))
+			out = utf8.AppendRune(out, r)
+			continue
+		}
+		if s, ok := feedPredefined(ref); ok {
+			out = append(out, s...)
+			continue
+		}
+		switch d, ok := e.defs[ref]; {
+		case !ok:
+			out = append(out, undeclaredValue(ref)...)
+		case d.external:
+			out = append(out, "&"+ref+";"...)
+		default:
+			stack = append(stack, frame{def: d})
+		}
+	}
+	return string(out)
+}
+
+func feedPredefined(name string) (string, bool) {
+	switch name {
+	case "amp":
+		return "&", true
+	case "lt":
+		return "<", true
+	case "gt":
+		return ">", true
+	case "apos":
+		return "'", true
+	case "quot":
+		return `"`, true
+	}
+	return "", false
+}
+
+// feedRefAt reads the reference at the start of s ('&'): its name, or '#'
+// and the digits of a character reference, and its length; n is 0 when no
+// reference starts there.
+func feedRefAt(s string) (ref string, n int) {
+	k := 1
+	for k < len(s) && k <= feedNameMax && s[k] != ';' && !endsFeedRefName(s[k]) {
+		k++
+	}
+	if k >= len(s) || s[k] != ';' || k == 1 {
+		return "", 0
+	}
+	ref = s[1:k]
+	if ref[0] != '#' && !isXMLName(ref) {
+		return "", 0
+	}
+	return ref, k + 1
+}
+
+func endsFeedRefName(c byte) bool {
+	switch c {
+	case ';', '<', '>', '&', '"', '\'', '=', ' ', '\t', '\r', '\n':
+		return true
+	}
+	return false
+}
+
 // charRefDigits reads the digits of a character reference ("38", "x26"),
 // leading zeros allowed.
 func charRefDigits(s []byte) (rune, bool) {
@@ -1149,4 +1643,244 @@ func charRefDigits(s []byte) (rune, bool) {
 func isXMLChar(r rune) bool {
 	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF ||
 		r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
+// isXMLName reports whether s is one XML Name (XML 1.0 fifth edition).
+func isXMLName(s string) bool {
+	for i, r := range s {
+		if r == utf8.RuneError || i == 0 && !isXMLNameStart(r) || !isXMLNameStart(r) && !isXMLNameRest(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isXMLNameStart(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '_' || r == ':' ||
+		r >= 0xC0 && r <= 0xD6 || r >= 0xD8 && r <= 0xF6 || r >= 0xF8 && r <= 0x2FF ||
+		r >= 0x370 && r <= 0x37D || r >= 0x37F && r <= 0x1FFF || r >= 0x200C && r <= 0x200D ||
+		r >= 0x2070 && r <= 0x218F || r >= 0x2C00 && r <= 0x2FEF || r >= 0x3001 && r <= 0xD7FF ||
+		r >= 0xF900 && r <= 0xFDCF || r >= 0xFDF0 && r <= 0xFFFD || r >= 0x10000 && r <= 0xEFFFF
+}
+
+func isXMLNameRest(r rune) bool {
+	return r >= '0' && r <= '9' || r == '-' || r == '.' || r == 0xB7 || r >= 0x300 && r <= 0x36F || r >= 0x203F && r <= 0x2040
+}
+
+// feedDoctype is what records mode needs from the DOCTYPE: the entities of
+// its internal subset, and whether declarations it does not read may
+// declare others (as the XML stage reads it; xmlstream does not export
+// its scanner).
+type feedDoctype struct {
+	externalSubset bool // SYSTEM or PUBLIC: an external subset, never read
+	peRefs         bool // a parameter entity reference in the internal subset
+	entities       []feedEntityDecl
+	// unclosed: the internal subset does not end in the text given (the
+	// DOCTYPE is longer).
+	unclosed bool
+}
+
+type feedEntityDecl struct {
+	name     string
+	value    string // character references replaced, entity references as written
+	external bool
+}
+
+// scanFeedDoctype reads a DOCTYPE declaration, given as its whole text.
+// Comments, PIs and quoted literals in the internal subset are skipped, so
+// that none can fake a declaration.
+func scanFeedDoctype(b []byte) feedDoctype {
+	var d feedDoctype
+	i := len("<!DOCTYPE")
+	if len(b) < i {
+		return d
+	}
+	words := 0 // the root element's name, then the external ID's keyword
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case isFeedSpace(c):
+			i++
+		case c == '"' || c == '\'':
+			j := bytes.IndexByte(b[i+1:], c)
+			if j < 0 {
+				return d
+			}
+			i += j + 2
+		case c == '[':
+			d.unclosed = !scanFeedSubset(b, i+1, &d)
+			return d
+		case c == '>':
+			return d
+		default:
+			start := i
+			for i < len(b) && !isFeedSpace(b[i]) && b[i] != '"' && b[i] != '\'' && b[i] != '[' && b[i] != '>' {
+				i++
+			}
+			if word := string(b[start:i]); words > 0 && (word == "PUBLIC" || word == "SYSTEM") {
+				d.externalSubset = true
+			}
+			words++
+		}
+	}
+	return d
+}
+
+// scanFeedSubset reads the internal subset from b[i], and reports whether
+// its ']' was found.
+func scanFeedSubset(b []byte, i int, d *feedDoctype) bool {
+	for i < len(b) {
+		switch {
+		case b[i] == ']':
+			return true
+		case bytes.HasPrefix(b[i:], []byte("<!--")):
+			j := bytes.Index(b[i+4:], []byte("-->"))
+			if j < 0 {
+				return false
+			}
+			i += 4 + j + 3
+		case bytes.HasPrefix(b[i:], []byte("<?")):
+			j := bytes.Index(b[i+2:], []byte("?>"))
+			if j < 0 {
+				return false
+			}
+			i += 2 + j + 2
+		case bytes.HasPrefix(b[i:], []byte("<!ENTITY")) && i+8 < len(b) && isFeedSpace(b[i+8]):
+			i = scanFeedEntityDecl(b, i+8, d)
+		case b[i] == '<':
+			i = skipFeedDecl(b, i+1, d)
+		default:
+			if isFeedPERef(b, i) {
+				d.peRefs = true
+			}
+			i++
+		}
+	}
+	return false
+}
+
+// skipFeedDecl skips a markup declaration to just after its '>', honouring
+// quoted literals, and notes a parameter entity reference outside them.
+func skipFeedDecl(b []byte, i int, d *feedDoctype) int {
+	for i < len(b) {
+		switch c := b[i]; c {
+		case '"', '\'':
+			j := bytes.IndexByte(b[i+1:], c)
+			if j < 0 {
+				return len(b)
+			}
+			i += j + 2
+		case '>':
+			return i + 1
+		default:
+			if isFeedPERef(b, i) {
+				d.peRefs = true
+			}
+			i++
+		}
+	}
+	return i
+}
+
+// isFeedPERef reports whether a parameter entity reference ('%' Name ';')
+// starts at b[i].
+func isFeedPERef(b []byte, i int) bool {
+	if b[i] != '%' {
+		return false
+	}
+	j := i + 1
+	for j < len(b) && isFeedNameByte(b[j]) {
+		j++
+	}
+	return j > i+1 && j < len(b) && b[j] == ';'
+}
+
+func skipFeedSpace(b []byte, i int) int {
+	for i < len(b) && isFeedSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// scanFeedEntityDecl reads `<!ENTITY` S ['%' S] Name S (EntityValue |
+// ExternalID …) S? '>' from just after "<!ENTITY"; parameter entities are
+// skipped.
+func scanFeedEntityDecl(b []byte, i int, d *feedDoctype) int {
+	i = skipFeedSpace(b, i)
+	param := false
+	if i < len(b) && b[i] == '%' {
+		param = true
+		i = skipFeedSpace(b, i+1)
+	}
+	start := i
+	for i < len(b) && isFeedNameByte(b[i]) {
+		i++
+	}
+	name := string(b[start:i])
+	i = skipFeedSpace(b, i)
+	if name == "" || param || i >= len(b) {
+		return skipFeedDecl(b, i, d)
+	}
+	if q := b[i]; q == '"' || q == '\'' {
+		j := bytes.IndexByte(b[i+1:], q)
+		if j < 0 {
+			return len(b)
+		}
+		v := b[i+1 : i+1+j]
+		for k := range v {
+			if isFeedPERef(v, k) {
+				d.peRefs = true
+			}
+		}
+		d.entities = append(d.entities, feedEntityDecl{name: name, value: feedEntityValue(v)})
+		return skipFeedDecl(b, i+1+j+1, d)
+	}
+	d.entities = append(d.entities, feedEntityDecl{name: name, external: true})
+	return skipFeedDecl(b, i, d)
+}
+
+// feedEntityValue turns an entity value into its replacement text (XML 1.0
+// section 4.5): character references are replaced, entity references kept
+// as written, to be read where the entity is used.
+func feedEntityValue(v []byte) string {
+	if bytes.IndexByte(v, '&') < 0 {
+		return string(v)
+	}
+	var out []byte
+	for i := 0; i < len(v); {
+		if v[i] != '&' {
+			out = append(out, v[i])
+			i++
+			continue
+		}
+		j := bytes.IndexByte(v[i:], ';')
+		if j < 0 {
+			out = append(out, v[i:]...)
+			break
+		}
+		if r, ok := legalCharRef(v[i+1 : i+j]); ok {
+			out = utf8.AppendRune(out, r)
+		} else {
+			out = append(out, v[i:i+j+1]...)
+		}
+		i += j + 1
+	}
+	return string(out)
+}
+
+// legalCharRef reads the inside of a legal character reference ("#38",
+// "#x26").
+func legalCharRef(ref []byte) (rune, bool) {
+	if len(ref) == 0 || ref[0] != '#' {
+		return 0, false
+	}
+	base, digits := 10, string(ref[1:])
+	if strings.HasPrefix(digits, "x") {
+		base, digits = 16, digits[1:]
+	}
+	n, err := strconv.ParseUint(digits, base, 32)
+	if err != nil || n > utf8.MaxRune || !isXMLChar(rune(n)) {
+		return 0, false
+	}
+	return rune(n), true
 }

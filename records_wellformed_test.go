@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
@@ -172,4 +175,256 @@ func TestRecordsNotWellFormedErrorsHaveLineAndColumn(t *testing.T) {
 			}
 		})
 	}
+}
+
+// entityCase is a document whose root is the one record (XPath /d): its
+// title, or the link its href gives, or the error, must be what the XML
+// stage reads.
+type entityCase struct {
+	name, input string
+	title, link string // the record's
+	err         string // "line:col: message", the XML stage's too
+}
+
+func runRecordEntityCases(t *testing.T, cases []entityCase, opts robofilter.Options) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			// The XML stage's reading, for the same document.
+			o := opts
+			o.Format = robofilter.XML
+			doc, xerr := robofilter.Filter(strings.NewReader(tc.input), o)
+			text := doc.Text
+			switch {
+			case tc.err == "" && xerr != nil:
+				t.Fatalf("the XML stage fails: %v", xerr)
+			case tc.err != "" && (xerr == nil || xerr.Error() != tc.err):
+				t.Fatalf("the XML stage gives %v, want %s", xerr, tc.err)
+			case tc.err == "" && tc.title != "" && strings.Join(strings.Fields(text), " ") != strings.Join(strings.Fields(tc.title), " "):
+				t.Fatalf("the XML stage reads %q, want %q", text, tc.title)
+			}
+			for chunking, r := range recordChunkings([]byte(tc.input)) {
+				recs, err := recordsFrom(r, "/d", opts)
+				if tc.err != "" {
+					if err == nil || err.Error() != tc.err || len(recs) != 0 {
+						t.Errorf("%s: %d records, error %v, want %s", chunking, len(recs), err, tc.err)
+					}
+					continue
+				}
+				if err != nil || len(recs) != 1 {
+					t.Errorf("%s: %d records, error %v, want 1", chunking, len(recs), err)
+					continue
+				}
+				if recs[0].Title != strings.Join(strings.Fields(tc.title), " ") || recs[0].Link != tc.link {
+					t.Errorf("%s: title %q link %q, want %q and %q", chunking, recs[0].Title, recs[0].Link, tc.title, tc.link)
+				}
+			}
+		})
+	}
+}
+
+// An entity nobody declared is not well-formed where XML's WFC "Entity
+// Declared" applies (no DTD; an internal subset without parameter entity
+// references; standalone="yes"), as in the XML stage, at the reference,
+// with the records before it passed; elsewhere it reads as the HTML entity
+// of that name or as written.
+func TestRecordsUndeclaredEntityIsAnErrorWhereXMLRequiresADeclaration(t *testing.T) {
+	const (
+		noDTD      = "not well-formed XML: entity &bogus; is not declared: the document has no DTD (only lt, gt, amp, apos and quot need no declaration)"
+		noExternal = "not well-formed XML: entity &bogus; is not declared: the internal subset does not declare it and there is no external DTD subset"
+		standalone = "not well-formed XML: entity &bogus; is not declared in the internal subset, as a standalone document requires"
+		xhtml      = `<!DOCTYPE d PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">`
+	)
+	runRecordEntityCases(t, []entityCase{
+		{name: "no_dtd_text", input: "<d><title>a\n b &bogus; c</title></d>", err: "2:4: " + noDTD},
+		{name: "no_dtd_html_name", input: "<d><title>a&nbsp;b</title></d>",
+			err: "1:12: not well-formed XML: entity &nbsp; is not declared: the document has no DTD (only lt, gt, amp, apos and quot need no declaration)"},
+		{name: "no_dtd_attribute_value", input: `<d><link href="a &bogus;"/></d>`, err: "1:18: " + noDTD},
+		{name: "no_dtd_predefined_entities_need_no_declaration", input: "<d><title t='&lt;&gt;'>&lt;&gt;&amp;&apos;&quot;</title></d>", title: "<>&'\""},
+		{name: "internal_subset_only", input: `<!DOCTYPE d [<!ENTITY x "why">]><d><title>&x; &bogus;</title></d>`, err: "1:47: " + noExternal},
+		{name: "internal_subset_declares_it", input: `<!DOCTYPE d [<!ENTITY bogus "fine">]><d><title>&bogus;</title></d>`, title: "fine"},
+		{name: "internal_subset_external_entity_kept_as_written", input: `<!DOCTYPE d [<!ENTITY bogus SYSTEM "b.xml">]><d><title>&bogus;</title></d>`, title: "&bogus;"},
+		{name: "internal_subset_parameter_entity_declared_not_referenced", input: `<!DOCTYPE d [<!ENTITY % p "x">]><d><title>&bogus;</title></d>`, err: "1:43: " + noExternal},
+		{name: "internal_subset_percent_in_a_literal_or_comment_is_no_reference", input: `<!DOCTYPE d [<!ATTLIST d a CDATA "%p;"><!-- %p; --><?pi %p;?>]><d><title>&bogus;</title></d>`, err: "1:74: " + noExternal},
+		{name: "internal_subset_parameter_entity_reference", input: `<!DOCTYPE d [<!ENTITY % p SYSTEM "p.ent">%p;]><d><title>&bogus;</title></d>`, title: "&bogus;"},
+		{name: "internal_subset_parameter_entity_reference_in_a_declaration", input: `<!DOCTYPE d [<!ENTITY % p "CDATA"><!ATTLIST d a %p; #IMPLIED>]><d><title>&bogus;</title></d>`, title: "&bogus;"},
+		{name: "root_element_named_SYSTEM_is_no_external_subset", input: `<!DOCTYPE SYSTEM [<!ENTITY x "y">]><SYSTEM><title>&bogus;</title></SYSTEM>`, err: "1:51: " + noExternal},
+		{name: "external_subset_system", input: `<!DOCTYPE d SYSTEM "d.dtd"><d><title>a &bogus; b</title></d>`, title: "a &bogus; b"},
+		{name: "external_subset_and_internal_subset", input: `<!DOCTYPE d SYSTEM "d.dtd" [<!ENTITY x "y">]><d><title>&x; &bogus;</title></d>`, title: "y &bogus;"},
+		{name: "external_subset_html_name_read_as_html", input: `<!DOCTYPE d PUBLIC "-//Example//DTD D//EN" "d.dtd"><d><title>a&eacute;</title></d>`, title: "aé"},
+		{name: "external_subset_standalone_no", input: `<?xml version="1.0" standalone="no"?><!DOCTYPE d SYSTEM "d.dtd"><d><title>&bogus;</title></d>`, title: "&bogus;"},
+		{name: "xhtml_dtd_declares_html_entities", input: xhtml + `<d><title>a&nbsp;b</title></d>`, title: "a\u00a0b"},
+		{name: "standalone_with_external_subset", input: `<?xml version="1.0" standalone="yes"?><!DOCTYPE d SYSTEM "d.dtd"><d><title>a &bogus;</title></d>`, err: "1:78: " + standalone},
+		{name: "standalone_with_parameter_entity_reference", input: `<?xml version='1.0' standalone='yes'?><!DOCTYPE d [<!ENTITY % p SYSTEM "p.ent">%p;]><d><title>&bogus;</title></d>`, err: "1:95: " + standalone},
+		{name: "standalone_xhtml_declares_nothing", input: `<?xml version="1.0" standalone="yes"?>` + xhtml + `<d><title>a&nbsp;b</title></d>`,
+			err: "1:156: not well-formed XML: entity &nbsp; is not declared in the internal subset, as a standalone document requires"},
+		{name: "standalone_without_doctype", input: `<?xml version="1.0" standalone="yes"?><d><title>&bogus;</title></d>`, err: "1:49: " + noDTD},
+		{name: "standalone_internal_subset_declares_it", input: `<?xml version="1.0" standalone="yes"?><!DOCTYPE d SYSTEM "d.dtd" [<!ENTITY bogus "fine">]><d><title>&bogus;</title></d>`, title: "fine"},
+		// encoding/xml ends the DOCTYPE at the '>' of the PI: the rest of
+		// the internal subset still declares.
+		{name: "internal_subset_with_a_pi_holding_a_gt", input: `<!DOCTYPE d [<?pi a > b?><!ENTITY x "y">]><d><title>t &x;</title></d>`, title: "t y"},
+	}, robofilter.Options{})
+}
+
+// References in an internal entity's replacement text are read where the
+// entity is used, as in the XML stage: character references and the
+// predefined entities replaced, declared entities expanded in turn; an
+// entity that refers to itself is not well-formed where it is used.
+func TestRecordsExpandEntityReferencesInReplacementText(t *testing.T) {
+	runRecordEntityCases(t, []entityCase{
+		{name: "declared_entity", input: `<!DOCTYPE d [<!ENTITY a "alpha">]><d><title>x &a; y</title></d>`, title: "x alpha y"},
+		{name: "nested_reference", input: `<!DOCTYPE d [<!ENTITY a "alpha"><!ENTITY b "x &a; y">]><d><title>&b;</title></d>`, title: "x alpha y"},
+		{name: "declared_after_the_entity_that_refers_to_it", input: `<!DOCTYPE d [<!ENTITY b "x &a; y"><!ENTITY a "alpha">]><d><title>&b;</title></d>`, title: "x alpha y"},
+		{name: "three_levels", input: `<!DOCTYPE d [<!ENTITY c "[&b;]"><!ENTITY b "(&a;)"><!ENTITY a "a">]><d><title>&c; &b;</title></d>`, title: "[(a)] (a)"},
+		{name: "same_entity_twice_is_no_recursion", input: `<!DOCTYPE d [<!ENTITY a "x"><!ENTITY b "&a;-&a;">]><d><title>&b;&b;</title></d>`, title: "x-xx-x"},
+		{name: "predefined_and_character_references_read_where_used", input: `<!DOCTYPE d [<!ENTITY e "&lt;t&gt; &amp;amp; &#38;#38; &#38;#x41; &#38;a;"><!ENTITY a "A">]><d><title>&e;</title></d>`,
+			title: "<t> &amp; & A A"},
+		{name: "ampersand_from_a_character_reference_is_text", input: `<!DOCTYPE d [<!ENTITY e "fish &#38; chips"><!ENTITY f "&#38;a">]><d><title>&e; &f;</title></d>`, title: "fish & chips &a"},
+		{name: "markup_stays_text", input: `<!DOCTYPE d [<!ENTITY mk "<b>&a;</b>"><!ENTITY a "alpha">]><d><title>&mk;</title></d>`, title: "<b>alpha</b>"},
+		{name: "in_an_attribute_value", input: `<!DOCTYPE d [<!ENTITY u "http://&h;/&p;"><!ENTITY h "example.com"><!ENTITY p "a&amp;b">]><d><link href="&u;"/></d>`,
+			link: "http://example.com/a&b"},
+		{name: "recursive_entities_never_used_are_no_error", input: `<!DOCTYPE d [<!ENTITY a "&b;"><!ENTITY b "&a;">]><d><title>fine</title></d>`, title: "fine"},
+		{name: "direct_recursion", input: `<!DOCTYPE d [<!ENTITY a "x &a;">]><d><title>before &a;</title></d>`,
+			err: "1:52: not well-formed XML: entity &a; refers to itself (&a; → &a;)"},
+		{name: "indirect_recursion", input: `<!DOCTYPE d [<!ENTITY a "x &b;"><!ENTITY b "y &c;"><!ENTITY c "z &b;">]><d><title>before &a;</title></d>`,
+			err: "1:90: not well-formed XML: entity &b; refers to itself (&b; → &c; → &b;)"},
+		{name: "recursion_in_an_attribute_value", input: `<!DOCTYPE d [<!ENTITY a "&a;">]><d><p>x</p><p t="&a;"/></d>`,
+			err: "1:50: not well-formed XML: entity &a; refers to itself (&a; → &a;)"},
+		{name: "undeclared_in_replacement_text_where_a_declaration_is_required", input: `<!DOCTYPE d [<!ENTITY b "x &bogus; y">]><d><title>t &b;</title></d>`,
+			err: "1:53: not well-formed XML: entity &bogus; is not declared: the internal subset does not declare it and there is no external DTD subset (in the replacement text of &b;)"},
+		{name: "undeclared_in_replacement_text_with_an_external_subset", input: `<!DOCTYPE d SYSTEM "d.dtd" [<!ENTITY b "x &bogus; y">]><d><title>t &b; &b;</title></d>`, title: "t x &bogus; y x &bogus; y"},
+		{name: "html_name_in_replacement_text_with_an_external_subset", input: `<!DOCTYPE d SYSTEM "d.dtd" [<!ENTITY b "caf&eacute;">]><d><title>&b;</title></d>`, title: "café"},
+		{name: "external_in_replacement_text", input: `<!DOCTYPE d [<!ENTITY x SYSTEM "x.xml"><!ENTITY b "a &x; b">]><d><title>&b;</title></d>`, title: "a &x; b"},
+		{name: "illegal_character_reference_in_replacement_text", input: `<!DOCTYPE d [<!ENTITY b "&#38;#0;">]><d><title>t &b;</title></d>`,
+			err: "1:50: not well-formed XML: &#0; is not a legal character reference (in the replacement text of &b;)"},
+		{name: "illegal_character_reference_in_an_entity_value", input: `<!DOCTYPE d [<!ENTITY b "&#0;">]><d><title>t &b;</title></d>`,
+			err: "1:46: not well-formed XML: &#0; is not a legal character reference (in the replacement text of &b;)"},
+	}, robofilter.Options{})
+}
+
+// Every use of an internal entity, nested ones included, is charged to the
+// document's expansion budget, as in the XML stage: the reference that
+// would pass it fails with ErrEntityExpansion there, after the records
+// before it, quickly and without expanding what is past the budget.
+func TestRecordsEntityExpansionPastTheBudgetStopsTheDocument(t *testing.T) {
+	var laughs strings.Builder
+	laughs.WriteString("<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n <!ENTITY lol \"lol\">\n")
+	for i := 1; i <= 9; i++ {
+		prev := "lol"
+		if i > 1 {
+			prev = fmt.Sprintf("lol%d", i-1)
+		}
+		fmt.Fprintf(&laughs, " <!ENTITY lol%d \"%s\">\n", i, strings.Repeat("&"+prev+";", 10))
+	}
+	laughs.WriteString("]>\n<lolz><e><title>fine &lol3;</title></e>\n<e><title>&lol9;</title></e></lolz>\n")
+	big := strings.Repeat("x", 64<<10)
+	var quadratic strings.Builder
+	quadratic.WriteString(`<!DOCTYPE d [<!ENTITY big "` + big + `">]>` + "\n<d>")
+	for i := 0; i < 20; i++ {
+		quadratic.WriteString("<e><title>&big;</title></e>")
+	}
+	quadratic.WriteString("</d>")
+	for _, tc := range []struct {
+		name    string
+		input   string
+		opts    robofilter.Options
+		records int
+		pos     string
+	}{
+		{name: "billion_laughs", input: laughs.String(), records: 1, pos: "15:11"},
+		{name: "one_long_entity_used_once_per_record", input: quadratic.String(), opts: robofilter.Options{MaxTokenSize: 1 << 20}, records: 16, pos: fmt.Sprintf("2:%d", 4+16*27+10)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			xerr := xmlStageError(t, []byte(tc.input), tc.opts)
+			var xpe *filter.PosError
+			if !errors.As(xerr, &xpe) || !errors.Is(xerr, xmlstream.ErrEntityExpansion) || xpe.Pos.String() != tc.pos {
+				t.Fatalf("the XML stage gives %v, want ErrEntityExpansion at %s", xerr, tc.pos)
+			}
+			start := time.Now()
+			recs, err := recordsFrom(strings.NewReader(tc.input), "//e", tc.opts)
+			elapsed := time.Since(start)
+			if err == nil || err.Error() != xerr.Error() {
+				t.Errorf("error %v, want the XML stage's %v", err, xerr)
+			}
+			if !errors.Is(err, xmlstream.ErrEntityExpansion) {
+				t.Errorf("error %v does not wrap ErrEntityExpansion", err)
+			}
+			if len(recs) != tc.records {
+				t.Errorf("%d records before the error, want %d", len(recs), tc.records)
+			}
+			for i, r := range recs {
+				if tc.name == "one_long_entity_used_once_per_record" && r.Title != big {
+					t.Errorf("record %d: title of %d bytes, want the entity's %d", i+1, len(r.Title), len(big))
+				}
+			}
+			if elapsed > 5*time.Second {
+				t.Errorf("took %v", elapsed)
+			}
+		})
+	}
+}
+
+// Where an undeclared entity is allowed, the decoder's map learns every
+// name used, however many there are: names the decoder has read leave it
+// (EntityFiller stopped learning at 4096 and the decoder then failed).
+func TestRecordsReadAnyNumberOfUndeclaredEntities(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE feed SYSTEM "feed.dtd"><feed>`)
+	const n = 10_000
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "<entry><title>&e%d;</title></entry>\n", i)
+	}
+	b.WriteString("</feed>")
+	recs, err := recordsFrom(strings.NewReader(b.String()), "//entry", robofilter.Options{})
+	if err != nil || len(recs) != n {
+		t.Fatalf("%d records, error %v", len(recs), err)
+	}
+	for i, r := range recs {
+		if want := fmt.Sprintf("&e%d;", i); r.Title != want {
+			t.Fatalf("record %d: title %q, want %q (kept as written)", i+1, r.Title, want)
+		}
+	}
+}
+
+// On the shared corpus, records mode rejects exactly the documents the XML
+// stage rejects as not well-formed, at the same line and column.
+func TestRecordsAgreeWithTheXMLStageOnTheCorpus(t *testing.T) {
+	dir := filepath.Join("..", "shared", "corpus", "xml")
+	var files []string
+	_ = filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		t.Skipf("no files in %s (the shared corpus lives beside the checkout)", dir)
+	}
+	rejected := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xerr := xmlStageError(t, src, robofilter.Options{})
+		_, rerr := recordsFrom(bytes.NewReader(src), "//item|//entry|//url", robofilter.Options{})
+		if errors.Is(rerr, robofilter.ErrRecordTooLarge) {
+			continue // a document records mode does not take
+		}
+		xbad := errors.Is(xerr, xmlstream.ErrNotWellFormed) || errors.Is(xerr, xmlstream.ErrEntityExpansion)
+		if !xbad && xerr != nil {
+			continue // a limit of the XML stage's
+		}
+		var xpe, rpe *filter.PosError
+		switch {
+		case xbad != (rerr != nil):
+			t.Errorf("%s:\n  XML stage: %v\n  records:   %v", f, xerr, rerr)
+		case !xbad:
+		case !errors.As(xerr, &xpe) || !errors.As(rerr, &rpe) || xpe.Pos.String() != rpe.Pos.String():
+			t.Errorf("%s: positions differ:\n  XML stage: %v\n  records:   %v", f, xerr, rerr)
+		default:
+			rejected++
+		}
+	}
+	t.Logf("%d files, %d rejected by both at the same position", len(files), rejected)
 }
