@@ -588,6 +588,13 @@ func (c *Core) Base() *url.URL { return c.base }
 
 func (c *Core) enqueue(a *anchor) {
 	c.queue = append(c.queue, a)
+	if c.held && len(c.queue) > maxHeldLinks {
+		// Bounded memory: the head's links are written now, and what
+		// was held with them; a robots META after this applies from its
+		// own position (and says so), as after body content.
+		c.Warn(c.position(), "more than %d links before the body's first content: what was held is written now; a robots META after this point applies from there on", maxHeldLinks)
+		c.bodyContent()
+	}
 	if len(c.queue) > maxQueuedLinks {
 		c.queue[0].done = true
 	}

@@ -35,6 +35,9 @@ type heldText struct {
 	ops       []heldOp
 	buf       []byte
 	truncated bool
+	// ellipsisHeld: an ellipsis op (or elided words, which write one)
+	// stands since the last words; another would write nothing.
+	ellipsisHeld bool
 }
 
 // record holds an op while the head is open (reporting whether it did);
@@ -48,6 +51,27 @@ func (h *heldText) record(c *Core, k heldKind, b []byte) bool {
 }
 
 func (h *heldText) hold(c *Core, k heldKind, b []byte) {
+	// Ops without text between them collapse, so that a head or a body
+	// without text yet (a million empty elements) holds a few ops, not
+	// one per element: a run of separators is its largest (heldSpace <
+	// heldLine < heldBreak, as the phrase writer takes them), and an
+	// ellipsis after one with no words between writes nothing.
+	switch {
+	case k >= heldSpace && k <= heldBreak:
+		if n := len(h.ops); n > 0 && h.ops[n-1].kind >= heldSpace && h.ops[n-1].kind <= heldBreak {
+			h.ops[n-1].kind = max(h.ops[n-1].kind, k)
+			return
+		}
+	case k == heldElide:
+		if h.ellipsisHeld {
+			return
+		}
+		h.ellipsisHeld = true
+	case k == heldElided:
+		h.ellipsisHeld = true
+	case k == heldWords:
+		h.ellipsisHeld = false
+	}
 	if len(h.buf)+len(b) > maxHeldText {
 		if !h.truncated {
 			h.truncated = true
@@ -134,7 +158,7 @@ func (h *heldText) elide(c *Core) {
 // release replays the held text unless the document turned indexing off.
 func (h *heldText) release(c *Core) {
 	ops, buf := h.ops, h.buf
-	h.ops, h.buf = nil, nil
+	h.ops, h.buf, h.ellipsisHeld = nil, nil, false
 	if c.docOff&NoIndex != 0 {
 		return
 	}

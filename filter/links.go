@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"unsafe"
+
+	"github.com/robofilter/robofilter/phrase"
 )
 
 // LinkKind says how an element carries a link.
@@ -40,6 +42,10 @@ const MaxAnchorText = 4 << 10
 // maxQueuedLinks bounds the links waiting behind an open <a>: past it, the
 // oldest is written with the anchor text it has so far.
 const maxQueuedLinks = 1024
+
+// maxHeldLinks bounds the links held while the head may still say
+// nofollow (a page's head has a few dozen <link> elements).
+const maxHeldLinks = 4096
 
 // linkMemory allocates anchors, and the bytes of their hrefs and rels, in
 // slabs: one allocation for many links. Slabs start small, for documents
@@ -166,8 +172,8 @@ func (c *Core) linkStrings(a *anchor) {
 	}
 }
 
-// appendCollapsed appends anchor text with its whitespace runs (ASCII
-// whitespace and no-break spaces, as in the text output) made one space and
+// appendCollapsed appends anchor text with its whitespace runs (as the text
+// output reads them: ASCII whitespace and the Unicode spaces) made one space and
 // the ends trimmed, a word at a time.
 func appendCollapsed(b, text []byte) []byte {
 	wrote := false
@@ -195,18 +201,13 @@ func appendCollapsed(b, text []byte) []byte {
 	return b
 }
 
-// spaceAt is the length of the whitespace character at text[i] (0 if none).
+// spaceAt is the length of the whitespace character at text[i] (0 if none),
+// as the text output reads whitespace.
 func spaceAt(text []byte, i int) int {
-	c := text[i]
-	switch {
-	case c > ' ' && c != 0xC2:
-		return 0
-	case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-		return 1
-	case c == 0xC2 && i+1 < len(text) && text[i+1] == 0xA0:
-		return 2
+	if c := text[i]; c > ' ' && c < 0x80 {
+		return 0 // most bytes, decided inline
 	}
-	return 0
+	return phrase.SpaceLen(text, i)
 }
 
 // relNoFollow reports whether a rel value has a token asking not to follow
@@ -375,8 +376,10 @@ func resolveSlow(base *url.URL, href string) (u string, ok bool) {
 // "sub/" and "x" give "sub/x", where net/url gives "/sub/x".
 func ResolveReference(base, ref *url.URL) (u *url.URL, ok bool) {
 	switch {
-	case base == nil || ref.Scheme != "":
+	case base == nil:
 		return ref, true
+	case ref.Scheme != "":
+		return base.ResolveReference(ref), true // which removes dot segments
 	case base.Opaque != "":
 		if ref.Host == "" && ref.Path == "" && ref.RawQuery == "" && !ref.ForceQuery && ref.Fragment != "" {
 			r := *base

@@ -148,6 +148,7 @@ func TestResolveReferenceAgainstOpaqueAndRelativeBases(t *testing.T) {
 		{"mailto:a@b", "x", "", false},
 		{"mailto:a@b", "#f", "mailto:a@b#f", true},
 		{"mailto:a@b", "http://e.com/", "http://e.com/", true},
+		{"http://e.com/", "https://g.com/a/./b/../c", "https://g.com/a/c", true},
 	} {
 		base, _ := url.Parse(tc.base)
 		ref, _ := url.Parse(tc.ref)

@@ -72,18 +72,14 @@ func NewLineWriter(fn func(Line) error) *Writer {
 	return &Writer{onLine: fn, phrase: 1, lineNo: 1}
 }
 
-// isSpace is HTML's ASCII whitespace.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
-}
-
-// Text adds character data. Whitespace runs (and no-break spaces) separate
-// words; text without whitespace at its edges glues to its neighbours, so
-// `<b>wo</b>rd` gives "word".
+// Text adds character data. Whitespace runs (HTML's ASCII whitespace and
+// the other Unicode spaces, see SpaceLen) separate words; text without
+// whitespace at its edges glues to its neighbours, so `<b>wo</b>rd` gives
+// "word".
 func (w *Writer) Text(b []byte) {
 	i := 0
 	for i < len(b) {
-		if n := sepLen(b, i); n > 0 {
+		if n := SpaceLen(b, i); n > 0 {
 			i += n
 			if w.pending < sepSpace {
 				w.pending = sepSpace
@@ -98,18 +94,17 @@ func (w *Writer) Text(b []byte) {
 			for i < len(b) && !special[b[i]] {
 				i++
 			}
-			if i+1 >= len(b) {
-				if i < len(b) && b[i] == 0xC2 {
-					i++ // the lead byte of another character, last
-				}
+			if i == len(b) {
 				break
 			}
-			switch c := b[i]; {
-			case c == ' ' && !special[b[i+1]]:
-				i += 2 // a single space within the run
-				continue
-			case c == 0xC2 && b[i+1] != 0xA0:
-				i++ // the lead byte of another character
+			if c := b[i]; c == ' ' {
+				// A single space within the run: the next byte starts a word.
+				if i+1 < len(b) && (!special[b[i+1]] || b[i+1] >= 0x80 && SpaceLen(b, i+1) == 0) {
+					i += 2
+					continue
+				}
+			} else if c >= 0x80 && SpaceLen(b, i) == 0 {
+				i++ // the lead byte of a character that is no space
 				continue
 			}
 			break
@@ -118,22 +113,50 @@ func (w *Writer) Text(b []byte) {
 	}
 }
 
-// sepLen is the length of the separator at b[i]: ASCII whitespace or a
-// no-break space; 0 for a word byte.
-func sepLen(b []byte, i int) int {
-	switch c := b[i]; {
-	case isSpace(c):
-		return 1
-	case c == 0xC2 && i+1 < len(b) && b[i+1] == 0xA0:
-		return 2
+// SpaceLen is the length of the whitespace character at b[i], 0 if there is
+// none: HTML's ASCII whitespace (space, tab, LF, FF, CR), a no-break space,
+// and the other characters Unicode calls white space (U+0085, U+1680,
+// U+2000 to U+200A, U+2028, U+2029, U+202F, U+205F, U+3000), in UTF-8.
+func SpaceLen(b []byte, i int) int {
+	if c := b[i]; c < 0x80 {
+		return int(asciiSpaceLen[c]) // inlined: most calls end here
+	}
+	return wideSpaceLen(b, i)
+}
+
+var asciiSpaceLen = [0x80]uint8{' ': 1, '\t': 1, '\n': 1, '\r': 1, '\f': 1}
+
+// wideSpaceLen is SpaceLen for a byte above ASCII.
+func wideSpaceLen(b []byte, i int) int {
+	switch b[i] {
+	case 0xC2:
+		if i+1 < len(b) && (b[i+1] == 0xA0 || b[i+1] == 0x85) {
+			return 2
+		}
+	case 0xE1:
+		if i+2 < len(b) && b[i+1] == 0x9A && b[i+2] == 0x80 {
+			return 3
+		}
+	case 0xE2:
+		if i+2 < len(b) {
+			switch c1, c2 := b[i+1], b[i+2]; {
+			case c1 == 0x80 && (0x80 <= c2 && c2 <= 0x8A || c2 == 0xA8 || c2 == 0xA9 || c2 == 0xAF),
+				c1 == 0x81 && c2 == 0x9F:
+				return 3
+			}
+		}
+	case 0xE3:
+		if i+2 < len(b) && b[i+1] == 0x80 && b[i+2] == 0x80 {
+			return 3
+		}
 	}
 	return 0
 }
 
-// special marks the bytes the scan must look at: whitespace, and the lead
-// byte of a no-break space.
+// special marks the bytes the scan must look at: ASCII whitespace, and the
+// lead bytes of the other spaces (SpaceLen).
 var special = func() (t [256]bool) {
-	for _, c := range []byte(" \t\n\r\f\xC2") {
+	for _, c := range []byte(" \t\n\r\f\xC2\xE1\xE2\xE3") {
 		t[c] = true
 	}
 	return t

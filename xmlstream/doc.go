@@ -33,23 +33,43 @@
 // # Entities
 //
 // No DTD and no external entity is ever read. The scanner replaces the
-// five predefined entities and character references; general entities
-// declared in the internal subset are expanded as text (never parsed as
-// markup), and so are the references in their replacement text, in turn;
-// an entity that refers to itself, directly or not, is not well-formed.
-// All the expansions of a document share a budget of MaxEntityExpansion
-// bytes of replacement text (at most MaxTokenSize): the reference that
-// would pass it stops the document with ErrEntityExpansion, so that
-// entities that refer to each other many times over ("billion laughs")
-// cost bounded time and memory. A reference to any other entity is not
-// well-formed where XML 1.0's WFC "Entity Declared" applies: in a document
-// without a DTD, with only an internal subset that holds no parameter
+// five predefined entities and character references. A general entity
+// declared in the internal subset is included where it is referred to
+// (XML 1.0 section 4.4.2): if its replacement text holds no markup (no
+// '<', in it or in the entities it refers to), as text, the references in
+// it replaced in turn; if it does, in content, as content: the scanner
+// reads the tokens of the replacement text, from a stack of entities being
+// read, and the driver handles them as the document's, so elements, robots
+// classes, robots PIs, comment dialects, links, CDATA and references in it
+// count as they would at the reference. The replacement text must be
+// content on its own: an element that starts in it ends in it, and no tag
+// or other token starts in it and ends outside, or the reverse. Such an
+// entity referred to in an attribute value is not well-formed (WFC "No <
+// in Attribute Values"). An entity that refers to itself, directly or not,
+// is not well-formed. All the expansions of a document, as text or as
+// content, share a budget of MaxEntityExpansion bytes of replacement text
+// (at most MaxTokenSize): the reference that would pass it stops the
+// document with ErrEntityExpansion, so that entities that refer to each
+// other many times over ("billion laughs") cost bounded time and memory;
+// the depth limit holds inside an expansion as outside. A reference to
+// any other entity is not well-formed where XML 1.0's WFC "Entity
+// Declared" applies: in a document without a DTD, with only an internal subset that holds no parameter
 // entity reference, or with standalone="yes". Elsewhere an external subset
 // or parameter entity, never read, may declare it: it is reported where it
 // is first used and read as the HTML entity of that name if there is one,
 // else kept as written; with an XHTML DOCTYPE the HTML entities are
 // declared (by the XHTML DTD, which robofilter knows without reading) and
 // not reported.
+//
+// Everything found in an expansion (warnings, regions, links, errors) is
+// reported at the position of the reference in the document: the
+// replacement text is in no file. In the archive copy, which is the
+// input's bytes, the reference stays as written, unless archiving is off
+// at the reference or anywhere in its expansion, or a no-archive region
+// starts or ends in it: then the whole reference, the smallest piece of
+// the input that holds the content, is replaced by the ellipsis. The
+// DOCTYPE is copied as written, declarations included: an entity's
+// replacement text stands there whatever the scopes it is used in.
 //
 // # Charsets and the archive copy
 //
@@ -68,9 +88,13 @@
 // decodes to U+FFFD, as a decoder meeting the delimiter would) and copies
 // the delimiters, recording where each one stands in both texts. Every
 // token starts at a '<' or ends after a '>' (or at the end of the input),
-// so each token's original bytes are known exactly: the archive copy of a
-// document without no-archive markup is the input, byte for byte, whatever
-// its charset, even with invalid sequences. UTF-8 input is not decoded at
+// except where a reference to an entity with markup cuts a text token
+// (the reference is a token of its own): the reader then finds the
+// reference's '&' and ';' in the original by counting them, as neither is
+// part of another character either. So each token's original bytes are
+// known exactly: the archive copy of a document without no-archive markup
+// is the input, byte for byte, whatever its charset, even with invalid
+// sequences. UTF-8 input is not decoded at
 // all. Stateful charsets (ISO-2022-JP) are decoded whole; their archive
 // copy is re-encoded (the same bytes for well-formed input) and their
 // positions count decoded bytes. Positions count original bytes, except

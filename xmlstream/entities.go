@@ -17,9 +17,12 @@ import (
 //
 //   - the five predefined entities and character references;
 //   - entities declared in the internal subset get their replacement text,
-//     as text (never parsed as markup), its own references replaced in
-//     turn (an entity that refers to itself, directly or not, is not
-//     well-formed), within a total expansion budget per document;
+//     its own references replaced in turn (an entity that refers to itself,
+//     directly or not, is not well-formed), within a total expansion budget
+//     per document: as text when it holds no markup (expand); in content,
+//     when it does (hasMarkup), the scanner reads its tokens instead
+//     (enter, leave; scanner.markupRef), and in an attribute value it is
+//     not well-formed;
 //   - any other name is not well-formed where XML 1.0's WFC "Entity
 //     Declared" applies: in a document without a DTD, with only an
 //     internal subset that holds no parameter entity reference, or with
@@ -49,12 +52,29 @@ type entityDef struct {
 	value    string // the replacement text: character references replaced, entity references as written
 	external bool   // SYSTEM or PUBLIC: never loaded
 	open     bool   // being expanded: a reference to it now is a recursion
+	markup   markupState
+	text     []byte // value, for the scanner to read as content (entities with markup)
 }
 
+// markupState says whether an entity's replacement text holds markup:
+// found out on first use (entities.hasMarkup).
+type markupState uint8
+
+const (
+	markupUnknown markupState = iota
+	markupVisiting
+	markupNo
+	markupYes
+)
+
 // expansion is an entity whose replacement text is being read, and how far.
+// An entity with markup (read by the scanner as content, one token at a
+// time) stays on the stack while its tokens are read; the expansions of
+// text go on top of it and are gone when the token that holds them is read.
 type expansion struct {
-	def *entityDef
-	i   int
+	def    *entityDef
+	i      int
+	markup bool
 }
 
 // entityNote is a warning about a reference at a decoded offset.
@@ -216,8 +236,10 @@ func (e *entities) declare(dt *doctype) {
 // attribute value (XML 1.0 section 3.3.3). A declared internal entity
 // gives its replacement text, read as text: its character references and
 // predefined entities are replaced, and the references to other entities
-// in turn, each charged to the expansion budget; '<' and an '&' that
-// starts no reference are kept as text. An external entity, or an
+// in turn, each charged to the expansion budget; an '&' that starts no
+// reference is kept as text. In content it reads only entities without
+// markup (the scanner reads the others as content); in an attribute value
+// a '<' of a replacement text is an error. An external entity, or an
 // undeclared one where that is allowed, is noted for a warning and read as
 // the HTML entity of that name or kept as written. The error, at off, is
 // a *scanError (a limit one past the budget).
@@ -226,11 +248,12 @@ func (e *entities) expand(out []byte, name []byte, inAttr bool, off int64) ([]by
 	if !ok || def.external {
 		return e.notExpanded(out, string(name), def, inAttr, off, "")
 	}
+	mark := len(e.stack) // the entities with markup being read stay open
 	if err := e.push(def, off); err != nil {
 		return out, err
 	}
-	defer e.reset()
-	for len(e.stack) > 0 {
+	defer e.reset(mark)
+	for len(e.stack) > mark {
 		top := &e.stack[len(e.stack)-1]
 		v := top.def.value
 		if top.i == len(v) {
@@ -241,6 +264,9 @@ func (e *entities) expand(out []byte, name []byte, inAttr bool, off int64) ([]by
 		k := strings.IndexByte(v[top.i:], '&')
 		if k < 0 {
 			k = len(v) - top.i
+		}
+		if inAttr && strings.IndexByte(v[top.i:top.i+k], '<') >= 0 {
+			return out, &scanError{off: off, msg: fmt.Sprintf("the replacement text of &%s; holds a '<', which an attribute value may not (WFC No < in Attribute Values)", top.def.name)}
 		}
 		out = appendText(out, v[top.i:top.i+k], inAttr)
 		top.i += k
@@ -282,8 +308,8 @@ func (e *entities) expand(out []byte, name []byte, inAttr bool, off int64) ([]by
 	return out, nil
 }
 
-// push starts reading a declared internal entity's replacement text,
-// charging it to the budget, unless it is being read already.
+// push starts reading a declared internal entity's replacement text as
+// text, charging it to the budget, unless it is being read already.
 func (e *entities) push(def *entityDef, off int64) error {
 	if def.open {
 		var chain []string
@@ -320,12 +346,110 @@ func (e *entities) stack0(def *entityDef) *entityDef {
 	return def
 }
 
-// reset ends an expansion, finished or failed.
-func (e *entities) reset() {
-	for _, x := range e.stack {
+// reset ends an expansion as text, finished or failed: the entities above
+// mark (those with markup being read as content stay).
+func (e *entities) reset(mark int) {
+	for _, x := range e.stack[mark:] {
 		x.def.open = false
 	}
-	e.stack = e.stack[:0]
+	e.stack = e.stack[:mark]
+}
+
+// enter starts reading an entity with markup as content (the scanner reads
+// its tokens), charging its replacement text to the budget, unless it is
+// being read already; leave ends it.
+func (e *entities) enter(def *entityDef, off int64) error {
+	if err := e.push(def, off); err != nil {
+		return err
+	}
+	e.stack[len(e.stack)-1].markup = true
+	if def.text == nil {
+		def.text = []byte(def.value)
+	}
+	return nil
+}
+
+func (e *entities) leave() {
+	n := len(e.stack) - 1
+	e.stack[n].def.open = false
+	e.stack = e.stack[:n]
+}
+
+// markupEntity returns the declared internal entity named name if its
+// replacement text holds markup (hasMarkup), or nil.
+func (e *entities) markupEntity(name []byte) *entityDef {
+	def, ok := e.defs[string(name)]
+	if !ok || def.external || !e.hasMarkup(def) {
+		return nil
+	}
+	return def
+}
+
+// hasMarkup reports whether an internal entity's replacement text holds
+// markup: a '<', in it or in the replacement text of an entity it refers
+// to, in turn. A reference to it in content is then read as content, its
+// tokens as the document's (XML 1.0 section 4.4.2, "Included"); one to an
+// entity without markup is read as text (expand). Each entity's text is
+// looked through once, with a stack of its own (not the goroutine's): a
+// chain of references is as long as the internal subset allows. In a cycle
+// of references the search stops where it started: an entity in a cycle
+// may be said to hold no markup, but any use of it is a recursion, an
+// error either way.
+func (e *entities) hasMarkup(def *entityDef) bool {
+	if def.markup == markupUnknown {
+		e.findMarkup(def)
+	}
+	return def.markup == markupYes
+}
+
+func (e *entities) findMarkup(root *entityDef) {
+	type visit struct {
+		def *entityDef
+		i   int
+		yes bool
+	}
+	root.markup = markupVisiting
+	stack := []visit{{def: root, yes: strings.IndexByte(root.value, '<') >= 0}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		var next *entityDef
+		for v := top.def.value; !top.yes && next == nil && top.i < len(v); {
+			k := strings.IndexByte(v[top.i:], '&')
+			if k < 0 {
+				top.i = len(v)
+				break
+			}
+			top.i += k
+			ref, n := refAt(v[top.i:])
+			if n == 0 {
+				top.i++
+				continue
+			}
+			top.i += n
+			d, ok := e.defs[ref]
+			switch {
+			case !ok || d.external:
+			case d.markup == markupYes:
+				top.yes = true
+			case d.markup == markupUnknown:
+				next = d
+			}
+		}
+		if next != nil {
+			next.markup = markupVisiting
+			stack = append(stack, visit{def: next, yes: strings.IndexByte(next.value, '<') >= 0})
+			continue
+		}
+		yes := top.yes
+		top.def.markup = markupNo
+		if yes {
+			top.def.markup = markupYes
+		}
+		stack = stack[:len(stack)-1]
+		if yes && len(stack) > 0 {
+			stack[len(stack)-1].yes = true
+		}
+	}
 }
 
 // notExpanded appends what a reference to an external entity (def), or to

@@ -18,6 +18,7 @@ type entityCase struct {
 	err         string // the whole error, or "" for none
 	warning     string // in the only warning, or "" for none
 	link        string // the only link's URL, or "" for no link
+	archive     string // the archive copy, or "" not to check it
 }
 
 // runEntityCases runs each case read whole and in every chunking up to
@@ -46,6 +47,9 @@ func runEntityCases(t *testing.T, cases []entityCase, o Options) {
 				}
 				if tc.link != "" && (len(oc.links) != 1 || oc.links[0].URL != tc.link) || tc.link == "" && len(oc.links) > 0 {
 					t.Errorf("links %+v, want %q", oc.links, tc.link)
+				}
+				if tc.archive != "" && string(oc.archive) != tc.archive {
+					t.Errorf("archive %q, want %q", oc.archive, tc.archive)
 				}
 				switch ws := oc.res.Warnings; {
 				case tc.warning == "" && len(ws) > 0:
@@ -107,7 +111,8 @@ func TestUndeclaredEntityIsAnErrorWhereXMLRequiresADeclaration(t *testing.T) {
 // The replacement text of an internal entity is read as text where the
 // entity is used: its character references and predefined entities are
 // replaced, and the references to other entities in turn (XML 1.0 section
-// 4.4.2, "Included"); '<' stays text. An entity that refers to itself,
+// 4.4.2, "Included"); a '<' makes it markup, read as content
+// (TestEntityMarkupIsReadAsContent). An entity that refers to itself,
 // directly or not, is not well-formed where it is used.
 func TestEntityReferencesInReplacementTextAreExpanded(t *testing.T) {
 	const xlink = ` xmlns:xlink="http://www.w3.org/1999/xlink"`
@@ -119,7 +124,7 @@ func TestEntityReferencesInReplacementTextAreExpanded(t *testing.T) {
 		{name: "predefined_and_character_references_read_where_used", input: `<!DOCTYPE d [<!ENTITY e "&lt;t&gt; &amp;amp; &#38;#38; &#38;#x41; &#38;a;"><!ENTITY a "A">]><d>&e;</d>`,
 			text: "<t> &amp; & A A\n"},
 		{name: "ampersand_from_a_character_reference_is_text", input: `<!DOCTYPE d [<!ENTITY e "fish &#38; chips"><!ENTITY f "&#38;a">]><d>&e; &f;</d>`, text: "fish & chips &a\n"},
-		{name: "markup_stays_text", input: `<!DOCTYPE d [<!ENTITY mk "<b>&a;</b>"><!ENTITY a "alpha">]><d>&mk;</d>`, text: "<b>alpha</b>\n"},
+		{name: "markup_is_content_not_text", input: `<!DOCTYPE d [<!ENTITY mk "<b>&a;</b>"><!ENTITY a "alpha">]><d>&mk;</d>`, text: "alpha\n"},
 		{name: "in_an_attribute_value", input: `<!DOCTYPE d [<!ENTITY u "http://&h;/&p;"><!ENTITY h "example.com"><!ENTITY p "a&amp;b">]><d` + xlink + `><a xlink:href="&u;">t</a></d>`,
 			text: "t\n", link: "http://example.com/a&b"},
 		{name: "recursive_entities_never_used_are_no_error", input: `<!DOCTYPE d [<!ENTITY a "&b;"><!ENTITY b "&a;">]><d>fine</d>`, text: "fine\n"},
@@ -169,6 +174,7 @@ func TestEntityExpansionPastTheBudgetStopsTheDocument(t *testing.T) {
 		o           Options
 		line, col   int
 		text        string
+		lols        bool // the text is "lol" words, written before the budget ran out
 	}{
 		{name: "billion_laughs", input: billionLaughs("<lolz>&lol9;</lolz>"), line: 15, col: 7},
 		{name: "billion_laughs_after_text", input: billionLaughs("<lolz><p>before</p>and &lol9;</lolz>"), line: 15, col: 24, text: "before and\n"},
@@ -177,6 +183,12 @@ func TestEntityExpansionPastTheBudgetStopsTheDocument(t *testing.T) {
 		{name: "one_long_entity_used_many_times", input: quadratic, o: Options{MaxTokenSize: 1 << 20}, line: 2, col: 4 + 6*16,
 			text: strings.TrimSuffix(strings.Repeat(strings.Repeat("x", 64<<10)+" ", 16), " ") + "\n"},
 		{name: "billion_laughs_with_a_small_token_limit", input: billionLaughs("<lolz>&lol9;</lolz>"), o: Options{MaxTokenSize: 4 << 10}, line: 15, col: 7},
+		// Entities with markup are read as content, a token at a time: the
+		// same budget stops them.
+		{name: "billion_laughs_with_markup", input: strings.Replace(billionLaughs("<lolz>&lol9;</lolz>"), `"lol">`, `"<l>lol</l>">`, 1), line: 15, col: 7, lols: true},
+		{name: "billion_laughs_with_markup_in_text", input: strings.Replace(billionLaughs("<lolz>&lol9;</lolz>"), `"lol">`, `"lol<l/>">`, 1), line: 15, col: 7, lols: true},
+		{name: "billion_laughs_with_markup_and_a_small_token_limit", input: strings.Replace(billionLaughs("<lolz>&lol9;</lolz>"), `"lol">`, `"<l>lol</l>">`, 1), o: Options{MaxTokenSize: 64 << 10}, line: 15, col: 7, lols: true},
+		{name: "billion_laughs_with_markup_at_the_top", input: strings.Replace(billionLaughs("<lolz>&lol9;</lolz>"), `<!ENTITY lol9 "`, `<!ENTITY lol9 "<l>lol</l>`, 1), line: 15, col: 7, lols: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			budget := MaxEntityExpansion
@@ -200,12 +212,18 @@ func TestEntityExpansionPastTheBudgetStopsTheDocument(t *testing.T) {
 			if want := fmt.Sprintf("(limit %d bytes of replacement text per document", budget); !strings.Contains(oc.err.Error(), want) {
 				t.Errorf("error %v, want it to say %q", oc.err, want)
 			}
-			if oc.text != tc.text {
+			switch words := strings.Fields(oc.text); {
+			case tc.lols:
+				if len(words) == 0 || len(oc.text) > budget || strings.Trim(strings.Join(words, ""), "lo") != "" {
+					t.Errorf("text %.80q (%d bytes), want lol words, fewer than %d bytes", oc.text, len(oc.text), budget)
+				}
+			case oc.text != tc.text:
 				t.Errorf("text %.80q (%d bytes), want %.80q (%d bytes)", oc.text, len(oc.text), tc.text, len(tc.text))
 			}
 			// The expansion holds at most the budget, in a buffer that grows
-			// by doubling; the input and outputs come on top.
-			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(4*budget+8*len(tc.input)+8<<20) {
+			// by doubling; the input and outputs come on top (text read as
+			// content is written as it is read, in buffers that double).
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(4*budget+8*len(tc.input)+4*(len(oc.text)+len(oc.archiveText))+8<<20) {
 				t.Errorf("allocated %d MB", alloc>>20)
 			}
 			limit := 5 * time.Second // it takes about 0.3 s; expanded whole, minutes and gigabytes
@@ -215,7 +233,7 @@ func TestEntityExpansionPastTheBudgetStopsTheDocument(t *testing.T) {
 			if elapsed > limit {
 				t.Errorf("took %v", elapsed)
 			}
-			t.Logf("%v, %d MB allocated", elapsed, (after.TotalAlloc-before.TotalAlloc)>>20)
+			t.Logf("%v, %d MB allocated, %d bytes of text", elapsed, (after.TotalAlloc-before.TotalAlloc)>>20, len(oc.text))
 		})
 	}
 }

@@ -184,8 +184,21 @@ var goldenCases = []goldenCase{
 	{name: "entity_unknown_after_parameter_entity_reference_warned_kept_as_written", input: `<!DOCTYPE doc [<!ENTITY % more SYSTEM "more.ent"> %more;]><doc>a &bogus; b</doc>`},
 	// Without one, XML's WFC "Entity Declared" makes it an error.
 	{name: "entity_undeclared_without_dtd_not_well_formed", input: "<doc><p>before</p>\ncaf&eacute; au lait</doc>"},
-	{name: "entity_declared_in_internal_subset_expanded_as_text", input: `<!DOCTYPE doc [<!ENTITY co "Acme &amp; Co &#233;"><!ENTITY mk "<b>not markup</b>">]><doc>&co; &mk;</doc>`},
+	{name: "entity_declared_in_internal_subset_expanded_as_text", input: `<!DOCTYPE doc [<!ENTITY co "Acme &amp; Co &#233;"><!ENTITY mk "&lt;b>not markup&lt;/b>">]><doc>&co; &mk;</doc>`},
 	{name: "entity_references_in_replacement_text_expanded_in_turn", input: `<!DOCTYPE doc [<!ENTITY b "x &a; y"><!ENTITY a "alpha &c;"><!ENTITY c "&#38;#233;">]><doc>&b;</doc>`},
+	// An entity with markup is read as content at the reference: its robots markup counts, at the reference's position.
+	{name: "entity_markup_noindex_element_is_a_phrase_break", input: `<!DOCTYPE doc [<!ENTITY s '<s class="robots-noindex">secret</s>'>]><doc>public &s; more</doc>`},
+	{name: "entity_markup_links_regions_and_warnings_at_the_reference", input: `<!DOCTYPE doc [<!ENTITY l '<a xlink:href="http://example.com/a">A</a> <b class="robots-nofollow robots-noindx"><a xlink:href="/b">B</a></b>'>]>
+<doc ` + xlinkNS + ` xml:base="http://example.com/dir/">
+  see &l; and <p class="robots-noindex">&l;</p>
+</doc>`},
+	{name: "entity_markup_noarchive_elides_the_reference", input: `<!DOCTYPE doc [<!ENTITY s '<s class="robots-noarchive">secret</s>'><!ENTITY i '<i>open</i>'>]>
+<doc><p>a &s; b &i; c</p><p class="robots-noarchive">&i;</p></doc>`},
+	{name: "entity_markup_robots_pi_and_comment_dialects", input: `<!DOCTYPE doc [<!ENTITY pi '<?robots index="yes" follow="no"?>'><!ENTITY off '<!--googleoff: all-->'><!ENTITY on '<!--googleon: all-->'>]>
+<doc ` + xlinkNS + `>&pi;<a xlink:href="http://example.com/">x</a> a &off; b &on; c</doc>`},
+	{name: "entity_markup_utf16_archive_cuts_at_the_reference", input: "\xff\xfe<\x00!\x00D\x00O\x00C\x00T\x00Y\x00P\x00E\x00 \x00d\x00 \x00[\x00<\x00!\x00E\x00N\x00T\x00I\x00T\x00Y\x00 \x00s\x00 \x00'\x00<\x00s\x00 \x00c\x00l\x00a\x00s\x00s\x00=\x00\"\x00r\x00o\x00b\x00o\x00t\x00s\x00-\x00n\x00o\x00a\x00r\x00c\x00h\x00i\x00v\x00e\x00\"\x00>\x00x\x00<\x00/\x00s\x00>\x00'\x00>\x00]\x00>\x00<\x00d\x00>\x00a\x00\xe9\x00 \x00&\x00s\x00;\x00 \x00b\x00<\x00/\x00d\x00>\x00"},
+	{name: "entity_markup_unbalanced_is_not_well_formed", input: `<!DOCTYPE doc [<!ENTITY s '<s>secret'>]>
+<doc><p>written</p> &s; </s></doc>`},
 	{name: "entity_external_never_loaded", input: `<!DOCTYPE doc [<!ENTITY chap SYSTEM "http://example.com/chap.xml">]><doc>before &chap; after</doc>`},
 	{name: "entity_expansion_past_the_budget_is_an_error", input: `<!DOCTYPE d [<!ENTITY e "0123456789012345678901234567890">]><d>&e;&e;&e;&e;&e;&e;</d>`, o: Options{MaxTokenSize: 100}},
 	{name: "entity_xhtml_doctype_declares_html_entities", input: `<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">

@@ -2,6 +2,7 @@ package xmlstream
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"unicode/utf8"
@@ -34,6 +35,11 @@ const (
 	tokComment                      // <!--…-->: text is the content
 	tokPI                           // <?target …?>: name is the target, text what follows it
 	tokDirective                    // <!…>: text is everything between "<!" and ">"
+	// tokRef is a reference in content to an internal entity whose
+	// replacement text holds markup: the tokens of that text follow (read
+	// from it, not from the document), then tokRefEnd. refName names it.
+	tokRef
+	tokRefEnd // the end of an entity's replacement text read as content
 )
 
 // scanAttr is one attribute of a start tag: its qualified name as written
@@ -84,26 +90,96 @@ type scanner struct {
 
 	spans   []attrSpan
 	scratch []byte
+
+	// Entities with markup whose replacement text is being read, innermost
+	// last. While one is, buf is its text from the current token on, start
+	// stays at the document's reference, and every offset the scanner
+	// reports (errors, notes) is start: what an expansion holds is at the
+	// reference in the document.
+	frames  []entityFrame
+	enter   *entityDef // tokRef was read: next starts reading its text
+	refName string     // the entity of tokRef or tokRefEnd
+	refDef  *entityDef // the entity with markup of the reference being read
+	refEnd  int        // where in buf that reference ends
+}
+
+// errMarkupRef is reference's word to charData: the reference at z.i is
+// to an entity with markup (refDef, ending at refEnd).
+var errMarkupRef = errors.New("a reference to an entity with markup")
+
+// entityFrame is an entity whose replacement text is read as content.
+type entityFrame struct {
+	def    *entityDef
+	pos    int // where the current token starts in def.text
+	resume int // the length of the reference (the token that entered it)
 }
 
 func newScanner(src *source, ents *entities) *scanner {
 	return &scanner{src: src, ents: ents}
 }
 
-// end is the decoded offset just after the current token.
-func (z *scanner) end() int64 { return z.start + int64(z.i) }
+// end is the decoded offset just after the current token; inside an
+// expansion, just after the document's reference.
+func (z *scanner) end() int64 {
+	if len(z.frames) > 0 {
+		return z.start + int64(z.frames[0].resume)
+	}
+	return z.start + int64(z.i)
+}
+
+// off is the decoded offset of buf[at]; inside an expansion, that of the
+// document's reference.
+func (z *scanner) off(at int) int64 {
+	if len(z.frames) > 0 {
+		return z.start
+	}
+	return z.start + int64(at)
+}
+
+// inputErr is why more failed: the source's error, or io.EOF at the end of
+// an entity's replacement text.
+func (z *scanner) inputErr() error {
+	if len(z.frames) > 0 {
+		return io.EOF
+	}
+	return z.src.err
+}
 
 // next reads the token after the current one. At the end of the input it
 // returns io.EOF; otherwise an error is a *scanError, or the source's
 // (errTokenTooLong, a failure of the input).
 func (z *scanner) next() (tokKind, error) {
-	z.start += int64(z.i)
-	z.buf, z.i = z.src.window(z.start), 0
-	z.name, z.text, z.empty, z.cut = nil, nil, false, false
+	z.name, z.text, z.empty, z.cut, z.refName = nil, nil, false, false, ""
 	z.ents.notes = z.ents.notes[:0]
 	z.attrs, z.spans, z.scratch = z.attrs[:0], z.spans[:0], z.scratch[:0]
-	if !z.more(1) {
-		return 0, z.src.err
+	if z.enter != nil {
+		z.frames = append(z.frames, entityFrame{def: z.enter, resume: z.i})
+		z.enter, z.i = nil, 0
+	}
+	if n := len(z.frames); n > 0 {
+		f := &z.frames[n-1]
+		f.pos += z.i
+		z.buf, z.i = f.def.text[f.pos:], 0
+		if len(z.buf) == 0 {
+			// The replacement text ends: back to the reference's end in
+			// the entity or the document that holds it.
+			z.kind, z.refName, z.i = tokRefEnd, f.def.name, f.resume
+			z.ents.leave()
+			z.frames = z.frames[:n-1]
+			if n > 1 {
+				o := &z.frames[n-2]
+				z.buf = o.def.text[o.pos:]
+			} else {
+				z.buf = z.src.window(z.start)
+			}
+			return tokRefEnd, nil
+		}
+	} else {
+		z.start += int64(z.i)
+		z.buf, z.i = z.src.window(z.start), 0
+		if !z.more(1) {
+			return 0, z.src.err
+		}
 	}
 	var err error
 	if z.buf[0] != '<' {
@@ -133,6 +209,9 @@ func (z *scanner) next() (tokKind, error) {
 // more makes sure n bytes from z.i on are held, reading as needed. It
 // reports false when the input (or the token size limit) ends first.
 func (z *scanner) more(n int) bool {
+	if len(z.frames) > 0 {
+		return z.i+n <= len(z.buf) // a token ends with the replacement text that holds it
+	}
 	for z.i+n > len(z.buf) {
 		ok := z.src.more()
 		z.buf = z.src.window(z.start) // even when it fails: it may have moved the bytes
@@ -145,8 +224,8 @@ func (z *scanner) more(n int) bool {
 
 // eofError is the error for input that ends (or fails) inside a token.
 func (z *scanner) eofError() error {
-	if z.src.err != io.EOF {
-		return z.src.err
+	if err := z.inputErr(); err != io.EOF {
+		return err
 	}
 	what := "a token"
 	switch z.kind {
@@ -163,11 +242,15 @@ func (z *scanner) eofError() error {
 	case tokDirective:
 		what = "a markup declaration"
 	}
+	if n := len(z.frames); n > 0 {
+		// A token may not start in an entity and end outside it.
+		return &scanError{off: z.start, msg: fmt.Sprintf("the replacement text of &%s; ends inside %s", z.frames[n-1].def.name, what)}
+	}
 	return &scanError{off: z.start + int64(len(z.buf)), msg: "the document ends inside " + what}
 }
 
 func (z *scanner) fail(at int, format string, args ...any) error {
-	return &scanError{off: z.start + int64(at), msg: fmt.Sprintf(format, args...)}
+	return &scanError{off: z.off(at), msg: fmt.Sprintf(format, args...)}
 }
 
 // The text loops step over bytes of class 0 and stop at the others.
@@ -206,8 +289,8 @@ var textClass, attrClass = func() (text, attr [256]uint8) {
 // steps over it.
 func (z *scanner) checkRune() error {
 	if !z.more(utf8.UTFMax) && !utf8.FullRune(z.buf[z.i:]) {
-		if z.src.err != io.EOF {
-			return z.src.err
+		if err := z.inputErr(); err != io.EOF {
+			return err
 		}
 	}
 	r, n := utf8.DecodeRune(z.buf[z.i:])
@@ -278,8 +361,8 @@ func (z *scanner) charData() error {
 		}
 		if z.i == len(z.buf) {
 			if !z.more(1) {
-				if z.src.err != io.EOF {
-					return z.src.err
+				if err := z.inputErr(); err != io.EOF {
+					return err
 				}
 				break
 			}
@@ -290,7 +373,9 @@ func (z *scanner) charData() error {
 			z.text = z.bytesOf(z.finishText(&t, z.i))
 			return nil
 		case classAmp:
-			if err := z.reference(&t, false); err != nil {
+			if err := z.reference(&t, false); err == errMarkupRef {
+				return z.markupRef(&t)
+			} else if err != nil {
 				return z.cutText(&t, err)
 			}
 		case classCR:
@@ -324,15 +409,44 @@ func (z *scanner) cutText(t *textBuilder, err error) error {
 }
 
 // cutAt reports where in buf a well-formedness error of the current token
-// stands, and marks the token as cut there.
+// stands, and marks the token as cut there. A token of an entity's
+// replacement text is not cut: its error is at the reference, and what
+// came before the reference is written.
 func (z *scanner) cutAt(err error) (int, bool) {
 	se, ok := err.(*scanError)
-	if !ok {
+	if !ok || len(z.frames) > 0 {
 		return 0, false
 	}
 	at := int(min(max(se.off-z.start, 0), int64(len(z.buf))))
 	z.cut, z.cutEnd = true, z.start+int64(at)
 	return at, true
+}
+
+// markupRef ends the text token before a reference to an entity with
+// markup, which is then the next token; at the token's start, it makes the
+// reference the token: tokRef, after which next reads the entity's
+// replacement text, one token at a time, then tokRefEnd. In the document
+// the source learns the reference's exact original offsets (pin), where
+// the archive copy may cut.
+func (z *scanner) markupRef(t *textBuilder) error {
+	def := z.refDef
+	z.refDef = nil
+	if z.i > 0 {
+		z.text = z.bytesOf(z.finishText(t, z.i))
+		if len(z.frames) == 0 {
+			z.src.pin(z.start+int64(z.i), '&')
+		}
+		return nil
+	}
+	if err := z.ents.enter(def, z.off(0)); err != nil {
+		return err
+	}
+	z.kind, z.name, z.refName, z.i = tokRef, z.buf[1:z.refEnd-1], def.name, z.refEnd
+	if len(z.frames) == 0 {
+		z.src.pin(z.start+int64(z.i), ';')
+	}
+	z.enter = def
+	return nil
 }
 
 // reference replaces the reference at z.i ('&') (entities.expand reads
@@ -372,10 +486,13 @@ func (z *scanner) reference(t *textBuilder, inAttr bool) error {
 		}
 		if v, ok := predefinedEntity(string(name)); ok {
 			z.scratch = append(z.scratch, v...)
+		} else if def := z.ents.markupEntity(name); def != nil && !inAttr {
+			z.refDef, z.refEnd = def, j+1
+			return errMarkupRef
 		} else {
 			mark := len(z.scratch)
 			var err error
-			if z.scratch, err = z.ents.expand(z.scratch, name, inAttr, z.start+int64(at)); err != nil {
+			if z.scratch, err = z.ents.expand(z.scratch, name, inAttr, z.off(at)); err != nil {
 				z.scratch = z.scratch[:mark]
 				return err
 			}

@@ -369,3 +369,50 @@ func (s *source) advance(p filter.Pos, raw, dec []byte) filter.Pos {
 	}
 	return p.Advance(raw)
 }
+
+// pin makes a boundary of decoded offset d, held by the source, which
+// stands at the '&' that starts an entity reference (c '&') or just after
+// the ';' that ends one (c ';'), so that its original offset is exact (the
+// archive copy may cut there, not only at a token's '<' or '>'). It counts
+// the '&' (or ';') of the decoded text since the boundary before d and
+// finds as many in the original: in every charset read by runs, as '<'
+// and '>', neither is part of another character. Where the count does
+// not hold (a charset that decodes something else to one), d keeps the
+// offset rawAt gives it.
+func (s *source) pin(d int64, c byte) {
+	if s.mode != modeMarkers {
+		return
+	}
+	k := sort.Search(len(s.bounds), func(i int) bool { return s.bounds[i].dec > d }) - 1
+	if k < 0 || s.bounds[k].dec == d {
+		return
+	}
+	b := s.bounds[k]
+	want := bytes.Count(s.decSpan(b.dec, d), []byte{c})
+	if c == '&' {
+		want++ // the reference's own, at d
+	}
+	u := s.unit
+	for i := int(b.raw - s.rawBase); i+u <= len(s.raw) && want > 0; i += u {
+		lo, hi := s.raw[i], byte(0)
+		if u == 2 {
+			hi = s.raw[i+1]
+			if s.be {
+				lo, hi = hi, lo
+			}
+		}
+		if lo == c && hi == 0 {
+			if want--; want > 0 {
+				continue
+			}
+			r := s.rawBase + int64(i)
+			if c == ';' {
+				r += int64(u)
+			}
+			s.bounds = append(s.bounds, boundary{})
+			copy(s.bounds[k+2:], s.bounds[k+1:])
+			s.bounds[k+1] = boundary{d, r}
+			return
+		}
+	}
+}

@@ -67,15 +67,22 @@ type frame struct {
 	pos           filter.Pos
 	base          *url.URL // xml:base in effect; nil: the document's base
 	baseCost      int      // bytes of base this element's xml:base added to driver.baseBytes
-	nsMark        int      // bindings before this element's own
-	layout        filter.Layout
-	xhtml         bool
-	hasChild      bool // an element started inside
-	hasText       bool // non-blank character data directly inside
-	yandex        bool // an XHTML <noindex>: its end closes the Yandex region
-	collect       bool // its text is a URL (RSS <link>, sitemap <loc>)
-	collectCut    bool
-	textStart     int
+	// tagWritten: the start tag is in the archive copy, so the end tag
+	// goes there too (and only then): the copy stays well-formed where a
+	// comment region (googleoff: snippet) starts or ends inside the
+	// element. heldTag is a start tag such a region elided, kept to be
+	// written where the region ends, if the element is still open there.
+	tagWritten bool
+	heldTag    []byte
+	nsMark     int // bindings before this element's own
+	layout     filter.Layout
+	xhtml      bool
+	hasChild   bool // an element started inside
+	hasText    bool // non-blank character data directly inside
+	yandex     bool // an XHTML <noindex>: its end closes the Yandex region
+	collect    bool // its text is a URL (RSS <link>, sitemap <loc>)
+	collectCut bool
+	textStart  int
 }
 
 func (f *frame) tag() string {
@@ -109,6 +116,7 @@ type driver struct {
 	pos      filter.Pos // where the current token starts
 	tokStart int64      // the same, as a decoded offset
 	stack    []frame
+	heldTags int // frames with a heldTag
 	// baseBytes is the length of the bases the open elements' xml:base
 	// attributes set (see maxBaseBytes).
 	baseBytes int
@@ -124,6 +132,20 @@ type driver struct {
 	xhtmlNames map[string]xhtmlElement
 	names      filter.Names     // element names and prefixes, kept once
 	startTag   xml.StartElement // the current start tag, its strings borrowed
+
+	// refs are the references to entities with markup whose replacement
+	// text is being read as content, the document's first. Meanwhile pos
+	// and tokStart stay at that reference: everything found in the
+	// expansion is at it. refNoArchive says whether anything in the
+	// expansion was not to be archived: then the reference is elided.
+	refs         []entityRef
+	refNoArchive bool
+}
+
+// entityRef is a reference to an entity with markup being read.
+type entityRef struct {
+	name  string
+	depth int // open elements at the reference: its own must end in it
 }
 
 func (d *driver) run() error {
@@ -141,6 +163,16 @@ func (d *driver) run() error {
 	}
 	for {
 		kind, err := d.scan.next()
+		if len(d.refs) > 0 {
+			// A token of an entity's replacement text, or its end.
+			if err != nil {
+				return d.failure(err)
+			}
+			if err := d.expansionToken(kind); err != nil {
+				return err
+			}
+			continue
+		}
 		end := d.scan.end()
 		if err == io.EOF {
 			return d.eof()
@@ -153,6 +185,12 @@ func (d *driver) run() error {
 		}
 		raw, text := d.src.rawSpan(d.tokStart, end), d.src.decSpan(d.tokStart, end)
 		d.core.SetPos(d.pos)
+		if kind == tokRef {
+			if err := d.enterRef(); err != nil {
+				return err
+			}
+			continue // pos and tokStart stay at the reference until it ends
+		}
 		if err := d.token(kind, raw, text); err != nil {
 			return err
 		}
@@ -169,6 +207,79 @@ func (d *driver) run() error {
 	}
 }
 
+// enterRef starts reading the replacement text of an entity with markup,
+// referred to in the document: the archive copy keeps the reference as
+// written if all its expansion is to be archived, else elides it.
+func (d *driver) enterRef() error {
+	if len(d.stack) == 0 {
+		return notWellFormed(d.pos, "entity reference &%s; outside the root element", d.scan.refName)
+	}
+	d.refNoArchive = !d.core.ArchiveOn(d.topScope())
+	d.refs = append(d.refs, entityRef{name: d.scan.refName, depth: len(d.stack)})
+	return nil
+}
+
+// expansionToken handles a token of an entity's replacement text as the
+// document's, at the reference's position, and checks that the text is
+// content on its own: its elements start and end in it (XML 1.0 section
+// 4.3.2, production [43]). The archive copy takes no bytes of it
+// (archive, elide): at its end the reference is copied or elided.
+func (d *driver) expansionToken(kind tokKind) error {
+	z := d.scan
+	d.core.SetPos(d.pos)
+	r := &d.refs[len(d.refs)-1]
+	switch kind {
+	case tokRef:
+		d.refs = append(d.refs, entityRef{name: z.refName, depth: len(d.stack)})
+		return nil
+	case tokRefEnd:
+		if n := len(d.stack); n > r.depth {
+			return notWellFormed(d.pos, "the replacement text of &%s; ends inside <%s>, which starts in it: an element must end in the entity where it starts", r.name, d.stack[n-1].tag())
+		}
+		d.refs = d.refs[:len(d.refs)-1]
+		if len(d.refs) == 0 {
+			end := z.end()
+			raw, text := d.src.rawSpan(d.tokStart, end), d.src.decSpan(d.tokStart, end)
+			d.core.Archive(raw, !d.refNoArchive)
+			d.pos = d.src.advance(d.pos, raw, text)
+			d.tokStart = end
+			d.src.release(end)
+		}
+		return nil
+	case tokEnd:
+		if len(d.stack) <= r.depth {
+			return notWellFormed(d.pos, "end tag </%s> in the replacement text of &%s; ends an element that starts outside it: an element must end in the entity where it starts", z.name, r.name)
+		}
+	}
+	if err := d.token(kind, nil, z.buf[:z.i]); err != nil {
+		return err
+	}
+	if kind == tokStart && z.empty {
+		return d.end(xml.EndElement{Name: d.startTag.Name}, nil)
+	}
+	return nil
+}
+
+// archive passes a token's bytes to the archive copy; inside an expansion
+// it only notes whether they were to be elided.
+func (d *driver) archive(raw []byte, on bool) {
+	if len(d.refs) > 0 {
+		d.refNoArchive = d.refNoArchive || !on
+		return
+	}
+	d.core.Archive(raw, on)
+}
+
+// elide writes the ellipsis where a no-archive region starts; inside an
+// expansion it notes that the reference is to be elided.
+func (d *driver) elide() {
+	if len(d.refs) > 0 {
+		d.refNoArchive = true
+		return
+	}
+	d.core.Elide()
+}
+
 func (d *driver) token(kind tokKind, raw, text []byte) error {
 	z := d.scan
 	switch kind {
@@ -182,7 +293,12 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 	case tokComment:
 		before := d.core.ArchiveOn(d.topScope())
 		htmlstream.CommentMarker(d.core, z.text)
-		d.core.Archive(raw, before || d.core.ArchiveOn(d.topScope()))
+		after := d.core.ArchiveOn(d.topScope())
+		d.noteArchiveOff(before && after)
+		if d.heldTags > 0 {
+			d.writeHeldTags() // for the comment regions this one ended
+		}
+		d.archive(raw, before || after)
 	case tokPI:
 		switch {
 		case string(z.name) == "xml" && d.tokStart != 0:
@@ -195,7 +311,7 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 		default:
 			d.robotsPI(d.pos, text)
 		}
-		d.core.Archive(raw, d.core.ArchiveOn(d.topScope()))
+		d.archive(raw, d.core.ArchiveOn(d.topScope()))
 	case tokDirective:
 		return d.directive(z.text, raw, text)
 	}
@@ -363,24 +479,58 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	}
 	d.core.StartBased(&f.scope, &parent, &el, f.base)
 	parentOn, selfOn := d.core.ArchiveOn(parent), d.core.ArchiveOn(f.scope)
+	d.noteArchiveOff(parentOn && selfOn)
 	empty := bytes.HasSuffix(text, []byte("/>"))
 	switch {
 	case parentOn && !selfOn && empty && f.xhtml && htmlstream.IsVoid(atom.Lookup([]byte(f.local))):
-		d.core.Elide() // a void XHTML element (<img/>) is replaced, as in HTML
+		d.elide() // a void XHTML element (<img/>) is replaced, as in HTML
 	case parentOn && !selfOn && empty:
 		// Any other empty element keeps its tag: the document stays
 		// well-formed, and there is no content to elide.
-		d.core.Archive(raw, true)
+		d.archive(raw, true)
 	case parentOn && !selfOn:
-		d.core.Archive(raw, true)
-		d.core.Elide()
+		d.archive(raw, true)
+		d.elide()
 	default:
-		d.core.Archive(raw, parentOn || selfOn)
+		d.archive(raw, parentOn || selfOn)
+	}
+	f.tagWritten = parentOn || selfOn || len(d.refs) > 0
+	if !f.tagWritten && !empty && parent.Off&filter.NoArchive == 0 {
+		// Elided by a comment region alone, which may end first.
+		f.heldTag = bytes.Clone(raw)
+		d.heldTags++
 	}
 	d.ents.flush(d.core, d.scan.end(), d.posAt)
 	f.textStart = len(d.linkText)
 	d.stack = append(d.stack, f)
 	return nil
+}
+
+// writeHeldTags writes, where a comment region that elided them ends, the
+// start tags of the elements still open whose end tags the copy will now
+// take (their parents are archived again), outermost first.
+func (d *driver) writeHeldTags() {
+	parent := d.core.Root()
+	for i := range d.stack {
+		f := &d.stack[i]
+		if f.heldTag != nil && d.core.ArchiveOn(parent) {
+			d.core.Archive(f.heldTag, true)
+			f.tagWritten, f.heldTag = true, nil
+			d.heldTags--
+		}
+		parent = f.scope
+	}
+}
+
+// noteArchiveOff notes, inside an expansion, that a token stood where
+// archiving was off, or started or ended a no-archive region (on false):
+// the reference is then elided, even where the token's own bytes would
+// have been copied (the tag of an empty no-archive element, a googleoff
+// comment).
+func (d *driver) noteArchiveOff(on bool) {
+	if !on && len(d.refs) > 0 {
+		d.refNoArchive = true
+	}
 }
 
 // borrow views an attribute value as bytes without copying it. The core
@@ -689,9 +839,16 @@ func (d *driver) end(t xml.EndElement, raw []byte) error {
 	}
 	d.ns = d.ns[:f.nsMark]
 	d.baseBytes -= f.baseCost
+	if f.heldTag != nil {
+		d.heldTags--
+	}
+	written := f.tagWritten
 	d.stack = d.stack[:n-1]
+	after := d.core.ArchiveOn(d.topScope())
+	d.noteArchiveOff(before && after)
 	if len(raw) > 0 {
-		d.core.Archive(raw, before || d.core.ArchiveOn(d.topScope()))
+		// With its start tag, whatever the regions say (see tagWritten).
+		d.archive(raw, written)
 	}
 	if n == 1 {
 		d.rootDone = true
@@ -721,7 +878,7 @@ func (d *driver) charData(t []byte, raw, text []byte) error {
 		if cdata || !isXMLSpace(t) {
 			return notWellFormed(d.pos, "text outside the root element")
 		}
-		d.core.Archive(raw, d.core.ArchiveOn(d.core.Root()))
+		d.archive(raw, d.core.ArchiveOn(d.core.Root()))
 		return nil
 	}
 	end := d.scan.end()
@@ -741,7 +898,7 @@ func (d *driver) charData(t []byte, raw, text []byte) error {
 		}
 	}
 	d.core.Text(&f.scope, t)
-	d.core.Archive(raw, d.core.ArchiveOn(f.scope))
+	d.archive(raw, d.core.ArchiveOn(f.scope))
 	return nil
 }
 
@@ -761,7 +918,7 @@ func (d *driver) directive(t []byte, raw, text []byte) error {
 	for _, pi := range dt.pis {
 		d.robotsPI(d.posAt(d.tokStart+int64(pi.off)), pi.text)
 	}
-	d.core.Archive(raw, d.core.ArchiveOn(d.core.Root()))
+	d.archive(raw, d.core.ArchiveOn(d.core.Root()))
 	return nil
 }
 

@@ -1,0 +1,94 @@
+package filter
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/robofilter/robofilter/phrase"
+)
+
+// While the head may still turn indexing or following off, what comes is
+// held; what is held must not grow with the document. A body of empty
+// elements before its first text holds a few ops, not one per element,
+// and the text written is the same as without holding.
+func TestHeldOpsDoNotGrowWithEmptyElements(t *testing.T) {
+	run := func(held bool) (text, snip string, ops int) {
+		var tb, sb bytes.Buffer
+		c, err := NewCore(Options{}, Outputs{Text: phrase.NewWriter(&tb), ArchiveText: phrase.NewWriter(&sb)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := c.Root()
+		var head, title Scope
+		c.Start(&head, &root, &Element{Tag: "head", Head: true})
+		c.Start(&title, &head, &Element{Tag: "title", Title: true})
+		c.Text(&title, []byte("Title"))
+		c.End(&title, Inline)
+		c.End(&head, Inline)
+		c.EndHead()
+		if !held {
+			c.bodyContent()
+		}
+		var body Scope
+		c.Start(&body, &root, &Element{Tag: "body", Layout: Block})
+		for i := 0; i < 100_000; i++ {
+			var div, span, cell Scope
+			c.Start(&div, &body, &Element{Tag: "div", Layout: Block})
+			c.Start(&span, &div, &Element{Tag: "span", Class: []byte("robots-noindex")})
+			c.End(&span, Inline)
+			c.Start(&cell, &div, &Element{Tag: "td", Layout: Cell, Class: []byte("robots-noarchive")})
+			c.End(&cell, Cell)
+			c.End(&div, Block)
+		}
+		ops = len(c.heldText.ops)
+		c.Text(&body, []byte("body"))
+		if _, err := c.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		return tb.String(), sb.String(), ops
+	}
+	text, snip, ops := run(true)
+	if ops > 8 {
+		t.Errorf("%d ops held for 100,000 empty elements", ops)
+	}
+	if wantText, wantSnip, _ := run(false); text != wantText || snip != wantSnip {
+		t.Errorf("held: text %q, archive text %q; written at once: %q, %q", text, snip, wantText, wantSnip)
+	}
+	if !strings.Contains(snip, "…") || !strings.Contains(text, "\n\nbody") {
+		t.Errorf("text %q, archive text %q", text, snip)
+	}
+}
+
+// The head's links are held for a robots META that may follow; past
+// maxHeldLinks they are written, with a warning, and the links after
+// them go out as they come.
+func TestHeldLinksAreBounded(t *testing.T) {
+	var links []Link
+	c, err := NewCore(Options{}, Outputs{Link: func(l Link) error { links = append(links, l); return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := c.Root()
+	var head Scope
+	c.Start(&head, &root, &Element{Tag: "head", Head: true})
+	for i := 0; i < 3*maxHeldLinks; i++ {
+		var link Scope
+		c.Start(&link, &head, &Element{Tag: "link", Link: LinkRef, Href: []byte(fmt.Sprint("/l/", i))})
+		c.End(&link, Inline)
+		if len(c.queue) > maxHeldLinks+1 {
+			t.Fatalf("%d links queued", len(c.queue))
+		}
+	}
+	res, err := c.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(links) != 3*maxHeldLinks || links[0].Href != "/l/0" {
+		t.Errorf("%d links written, the first %q", len(links), links[0].Href)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "links before the body's first content") {
+		t.Errorf("warnings %v", res.Warnings)
+	}
+}
