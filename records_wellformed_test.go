@@ -280,7 +280,6 @@ func TestRecordsExpandEntityReferencesInReplacementText(t *testing.T) {
 		{name: "predefined_and_character_references_read_where_used", input: `<!DOCTYPE d [<!ENTITY e "&lt;t&gt; &amp;amp; &#38;#38; &#38;#x41; &#38;a;"><!ENTITY a "A">]><d><title>&e;</title></d>`,
 			title: "<t> &amp; & A A"},
 		{name: "ampersand_from_a_character_reference_is_text", input: `<!DOCTYPE d [<!ENTITY e "fish &#38; chips"><!ENTITY f "&#38;a">]><d><title>&e; &f;</title></d>`, title: "fish & chips &a"},
-		{name: "markup_stays_text", input: `<!DOCTYPE d [<!ENTITY mk "<b>&a;</b>"><!ENTITY a "alpha">]><d><title>&mk;</title></d>`, title: "<b>alpha</b>"},
 		{name: "in_an_attribute_value", input: `<!DOCTYPE d [<!ENTITY u "http://&h;/&p;"><!ENTITY h "example.com"><!ENTITY p "a&amp;b">]><d><link href="&u;"/></d>`,
 			link: "http://example.com/a&b"},
 		{name: "recursive_entities_never_used_are_no_error", input: `<!DOCTYPE d [<!ENTITY a "&b;"><!ENTITY b "&a;">]><d><title>fine</title></d>`, title: "fine"},
@@ -300,6 +299,100 @@ func TestRecordsExpandEntityReferencesInReplacementText(t *testing.T) {
 		{name: "illegal_character_reference_in_an_entity_value", input: `<!DOCTYPE d [<!ENTITY b "&#0;">]><d><title>t &b;</title></d>`,
 			err: "1:46: not well-formed XML: &#0; is not a legal character reference (in the replacement text of &b;)"},
 	}, robofilter.Options{})
+}
+
+// An internal entity whose replacement text holds markup is read as content
+// by the XML stage (XML 1.0 section 4.4.2); records mode, which gives the
+// decoder text through encoding/xml's Entity map, does not read markup
+// inside entities: the reference reads as nothing (its tags do not become
+// text, a robots region in it is not indexed), with one warning per entity
+// name in the warnings of the record that holds it, at its first
+// reference there. Its use is checked as the XML stage checks it; in an
+// attribute value it is not well-formed, as in the XML stage.
+func TestRecordsEntityWithMarkupReadsAsNothingWithAWarning(t *testing.T) {
+	const subset = `<!DOCTYPE d [<!ENTITY mk "<b>&a;</b>"><!ENTITY a "alpha"><!ENTITY hide "<span class='robots-noindex'>secret</span>"><!ENTITY outer "(&mk;)">]>`
+	warning := func(name string) string {
+		return "entity &" + name + "; holds markup, which records mode does not read inside entities: the reference reads as nothing (the XML stage, without --records, reads it as content)"
+	}
+	// at is the position of the first marker in input (a record's test
+	// names its reference so: "&hide; b").
+	at := func(input, marker string) string {
+		i := strings.Index(input, marker)
+		if i < 0 {
+			t.Fatalf("no %q in the input", marker)
+		}
+		line := 1 + strings.Count(input[:i], "\n")
+		return fmt.Sprintf("%d:%d", line, i-strings.LastIndex(input[:i], "\n"))
+	}
+	type rec struct {
+		title, text string
+		warnings    [][2]string // the reference's marker, the entity's name
+	}
+	for _, tc := range []struct {
+		name, input, xpath string
+		xmlText            string // the XML stage's text, for the whole document
+		recs               []rec
+	}{
+		{name: "markup_is_not_text", input: subset + `<d><title>x &mk; y &mk;</title></d>`, xpath: "/d", xmlText: "x alpha y alpha",
+			recs: []rec{{title: "x y", warnings: [][2]string{{"&mk; y", "mk"}}}}},
+		{name: "nested_markup_names_the_entity_referred_to", input: subset + `<d><title>&outer;z</title></d>`, xpath: "/d", xmlText: "( alpha )z",
+			recs: []rec{{title: "z", warnings: [][2]string{{"&outer;", "outer"}}}}},
+		{name: "one_warning_per_name_in_each_record", input: subset + "<f><e><title>&mk;&hide;&mk;</title></e>\n<e><title>t</title></e>\n<e><content type=\"html\">a &amp;lt;i&amp;gt; &hide; b</content></e></f>",
+			xpath: "//e", xmlText: "alpha alpha t a &lt;i&gt; b",
+			recs: []rec{
+				{warnings: [][2]string{{"&mk;&hide;", "mk"}, {"&hide;&mk;", "hide"}}},
+				{title: "t"},
+				{text: "a <i> b", warnings: [][2]string{{"&hide; b", "hide"}}},
+			}},
+		{name: "between_records_goes_to_the_next", input: subset + "<f><e><title>a</title></e><x>&mk;</x>\n<e><title>b</title></e></f>", xpath: "//e", xmlText: "a alpha b",
+			recs: []rec{{title: "a"}, {title: "b", warnings: [][2]string{{"&mk;</x>", "mk"}}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := robofilter.Filter(strings.NewReader(tc.input), robofilter.Options{Format: robofilter.XML})
+			if err != nil || strings.Join(strings.Fields(doc.Text), " ") != strings.Join(strings.Fields(tc.xmlText), " ") {
+				t.Fatalf("the XML stage reads %q, error %v, want %q", doc.Text, err, tc.xmlText)
+			}
+			for chunking, r := range recordChunkings([]byte(tc.input)) {
+				recs, err := recordsFrom(r, tc.xpath, robofilter.Options{})
+				if err != nil || len(recs) != len(tc.recs) {
+					t.Fatalf("%s: %d records, error %v, want %d", chunking, len(recs), err, len(tc.recs))
+				}
+				for i, want := range tc.recs {
+					got := recs[i]
+					var text string
+					if got.Doc != nil {
+						text = strings.Join(strings.Fields(got.Doc.Text), " ")
+					}
+					var warns []string
+					for _, w := range got.Warnings {
+						warns = append(warns, w.String())
+						if w.Line != w.Pos.Line || w.Col != w.Pos.Col {
+							t.Errorf("%s: record %d: warning %v: line and column %d:%d", chunking, i+1, w, w.Line, w.Col)
+						}
+					}
+					var wantWarns []string
+					for _, w := range want.warnings {
+						wantWarns = append(wantWarns, at(tc.input, w[0])+": warning: "+warning(w[1]))
+					}
+					if got.Title != want.title || text != want.text || fmt.Sprint(warns) != fmt.Sprint(wantWarns) {
+						t.Errorf("%s: record %d: title %q, text %q, warnings %q; want %q, %q, %q", chunking, i+1, got.Title, text, warns, want.title, want.text, wantWarns)
+					}
+				}
+			}
+		})
+	}
+	t.Run("in_an_attribute_value_is_not_well_formed", func(t *testing.T) {
+		input := subset + `<d><link href="x&mk;"/></d>`
+		want := at(input, "&mk;\"") + ": not well-formed XML: the replacement text of &mk; holds a '<', which an attribute value may not (WFC No < in Attribute Values)"
+		if xerr := xmlStageError(t, []byte(input), robofilter.Options{}); xerr == nil || xerr.Error() != want {
+			t.Fatalf("the XML stage gives %v, want %s", xerr, want)
+		}
+		for chunking, r := range recordChunkings([]byte(input)) {
+			if recs, err := recordsFrom(r, "/d", robofilter.Options{}); err == nil || err.Error() != want || len(recs) != 0 {
+				t.Errorf("%s: %d records, error %v, want %s", chunking, len(recs), err, want)
+			}
+		}
+	})
 }
 
 // Every use of an internal entity, nested ones included, is charged to the
@@ -427,4 +520,39 @@ func TestRecordsAgreeWithTheXMLStageOnTheCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d files, %d rejected by both at the same position", len(files), rejected)
+}
+
+// The warnings about entities with markup go to the record that holds the
+// references, one per name, however many references there are and however
+// the input arrives (the parser reads ahead of the record it returns).
+func TestRecordsEntityWithMarkupWarningsFollowTheirRecords(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<!DOCTYPE f [<!ENTITY mk "<b>x</b>">]><f>`)
+	var want []string // the first reference's offset in each record, or ""
+	for i := 0; i < 300; i++ {
+		fmt.Fprintf(&b, "<e><title>%d</title>", i)
+		if i%3 != 0 {
+			want = append(want, fmt.Sprintf("1:%d", b.Len()+len("<p>")+1))
+			b.WriteString("<p>" + strings.Repeat("&mk; ", 1+i%50) + "</p>")
+		} else {
+			want = append(want, "")
+		}
+		b.WriteString("</e>")
+	}
+	b.WriteString("</f>")
+	for chunking, r := range recordChunkings([]byte(b.String())) {
+		recs, err := recordsFrom(r, "//e", robofilter.Options{})
+		if err != nil || len(recs) != len(want) {
+			t.Fatalf("%s: %d records, error %v", chunking, len(recs), err)
+		}
+		for i, rec := range recs {
+			var got string
+			for _, w := range rec.Warnings {
+				got += w.Pos.String()
+			}
+			if got != want[i] {
+				t.Errorf("%s: record %d: warnings at %q, want %q", chunking, i+1, got, want[i])
+			}
+		}
+	}
 }
