@@ -176,8 +176,8 @@ func TestRecordsErrors(t *testing.T) {
 	t.Run("not well-formed", func(t *testing.T) {
 		recs, err := records(t, `<feed><entry><id>1</id></entry><entry><id>2</wrong></entry></feed>`, "//entry", robofilter.Options{})
 		var pe *filter.PosError
-		if !errors.As(err, &pe) || pe.Pos.Line != 1 || !errors.Is(err, xmlstream.ErrNotWellFormed) || len(recs) != 1 {
-			t.Errorf("err %v after %d records, want a PosError at line 1 and 1 record", err, len(recs))
+		if !errors.As(err, &pe) || pe.Pos.Line != 1 || pe.Pos.Col != 44 || !errors.Is(err, xmlstream.ErrNotWellFormed) || len(recs) != 1 {
+			t.Errorf("err %v after %d records, want a PosError at 1:44 (the end tag) and 1 record", err, len(recs))
 		}
 	})
 	t.Run("bad XPath", func(t *testing.T) {
@@ -196,10 +196,17 @@ func TestRecordsErrors(t *testing.T) {
 			t.Errorf("err %v after %d calls", err, n)
 		}
 	})
-	t.Run("undeclared entity is read, not fatal", func(t *testing.T) {
-		recs, err := records(t, `<rss><channel><item><title>caf&eacute; &bogus;</title></item></channel></rss>`, "//item", robofilter.Options{})
+	t.Run("undeclared entity with an external subset is read, not fatal", func(t *testing.T) {
+		recs, err := records(t, `<!DOCTYPE rss SYSTEM "rss.dtd"><rss><channel><item><title>caf&eacute; &bogus;</title></item></channel></rss>`, "//item", robofilter.Options{})
 		if err != nil || len(recs) != 1 || recs[0].Title != "café &bogus;" {
 			t.Errorf("err %v records %+v", err, recs)
+		}
+	})
+	t.Run("undeclared entity without a DTD is not well-formed", func(t *testing.T) {
+		recs, err := records(t, `<rss><channel><item><title>a</title></item><item><title>caf&eacute;</title></item></channel></rss>`, "//item", robofilter.Options{})
+		var pe *filter.PosError
+		if !errors.As(err, &pe) || pe.Pos.String() != "1:60" || !errors.Is(err, xmlstream.ErrNotWellFormed) || len(recs) != 1 {
+			t.Errorf("err %v after %d records, want a PosError at 1:60 (&eacute;) and 1 record", err, len(recs))
 		}
 	})
 }

@@ -18,6 +18,9 @@ type doctype struct {
 	peRefs   bool
 	pis      []subsetPI
 	entities []entityDecl
+	// open: the internal subset does not end in the text read (a parser
+	// that ends the DOCTYPE at its first '>' outside quotes cut it short).
+	open bool
 }
 
 // subsetPI is a processing instruction inside the internal subset.
@@ -80,7 +83,7 @@ func scanDoctype(b []byte) doctype {
 			afterPublic = false
 			i += j + 2
 		case c == '[':
-			scanSubset(b, i+1, &d)
+			d.open = !scanSubset(b, i+1, &d)
 			return d
 		case c == '>':
 			return d
@@ -99,21 +102,23 @@ func scanDoctype(b []byte) doctype {
 	return d
 }
 
-func scanSubset(b []byte, i int, d *doctype) {
+// scanSubset reads the internal subset from b[i], and reports whether its
+// ']' was found.
+func scanSubset(b []byte, i int, d *doctype) bool {
 	for i < len(b) {
 		switch {
 		case b[i] == ']':
-			return
+			return true
 		case bytes.HasPrefix(b[i:], []byte("<!--")):
 			j := bytes.Index(b[i+4:], []byte("-->"))
 			if j < 0 {
-				return
+				return false
 			}
 			i += 4 + j + 3
 		case bytes.HasPrefix(b[i:], []byte("<?")):
 			j := bytes.Index(b[i+2:], []byte("?>"))
 			if j < 0 {
-				return
+				return false
 			}
 			end := i + 2 + j + 2
 			d.pis = append(d.pis, subsetPI{off: i, text: b[i:end]})
@@ -129,6 +134,7 @@ func scanSubset(b []byte, i int, d *doctype) {
 			i++
 		}
 	}
+	return false
 }
 
 // skipDecl skips a markup declaration to just after its '>', honouring

@@ -59,6 +59,15 @@ type scanError struct {
 
 func (e *scanError) Error() string { return e.msg }
 
+// wrapped is the error e stands for, without its position: the budget
+// passed (ErrEntityExpansion) or not well-formed (ErrNotWellFormed).
+func (e *scanError) wrapped() error {
+	if e.limit > 0 {
+		return fmt.Errorf("%w (limit %d bytes of replacement text per document, %s); output stops here", ErrEntityExpansion, e.limit, e.msg)
+	}
+	return fmt.Errorf("%w: %s", ErrNotWellFormed, e.msg)
+}
+
 // textSpan is a piece of token text: buf[lo:hi] relative to the token's
 // start, or scratch[lo:hi].
 type textSpan struct {

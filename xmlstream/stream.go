@@ -390,10 +390,8 @@ func (d *driver) failure(err error) error {
 		return filter.LimitError(d.pos, filter.ErrTokenTooLong, d.maxToken)
 	case d.src.readErr:
 		return &filter.PosError{Pos: d.pos, Err: err}
-	case errors.As(err, &se) && se.limit > 0:
-		return &filter.PosError{Pos: d.posAt(se.off), Err: fmt.Errorf("%w (limit %d bytes of replacement text per document, %s); output stops here", ErrEntityExpansion, se.limit, se.msg)}
 	case errors.As(err, &se):
-		return &filter.PosError{Pos: d.posAt(se.off), Err: fmt.Errorf("%w: %s", ErrNotWellFormed, se.msg)}
+		return &filter.PosError{Pos: d.posAt(se.off), Err: se.wrapped()}
 	}
 	return &filter.PosError{Pos: d.pos, Err: fmt.Errorf("%w: %v", ErrNotWellFormed, err)}
 }
@@ -903,14 +901,8 @@ func (d *driver) charData(t []byte, raw, text []byte) error {
 }
 
 func (d *driver) directive(t []byte, raw, text []byte) error {
-	if d.rootSeen {
-		return notWellFormed(d.pos, "a markup declaration <!%s> is not allowed inside or after the root element", clipRunes(string(firstWord(t)), 20))
-	}
-	if !bytes.HasPrefix(t, []byte("DOCTYPE")) || len(t) > 7 && !isS(t[7]) {
-		return notWellFormed(d.pos, "<!%s> is not allowed here: only a DOCTYPE may stand before the root element", clipRunes(string(firstWord(t)), 20))
-	}
-	if d.doctypeSeen {
-		return notWellFormed(d.pos, "a second DOCTYPE")
+	if err := DeclarationError(t, d.rootSeen, d.doctypeSeen); err != nil {
+		return &filter.PosError{Pos: d.pos, Err: err}
 	}
 	d.doctypeSeen = true
 	dt := scanDoctype(text)

@@ -228,10 +228,6 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reade
 func (rc *runConfig) reportError(name string, err error) {
 	var pe *filter.PosError
 	if errors.As(err, &pe) {
-		if pe.Pos.Col == 0 { // a line only (records mode: xmlquery knows no column)
-			fmt.Fprintf(rc.stderr, "robofilter: %s:%d: error: %v\n", name, pe.Pos.Line, pe.Err)
-			return
-		}
 		fmt.Fprintf(rc.stderr, "robofilter: %s:%d:%d: error: %v\n", name, pe.Pos.Line, pe.Pos.Col, pe.Err)
 		return
 	}

@@ -311,3 +311,24 @@ func TestCheckWritesWarningsToStderrToo(t *testing.T) {
 		t.Errorf("-q: stderr %q", errOut)
 	}
 }
+
+// In records mode, a feed that is not well-formed gives the records before
+// the error on stdout, then the error with its line and column (SPEC
+// section 6), and status 1.
+func TestRecordsErrorHasLineAndColumn(t *testing.T) {
+	feed := "<feed>\n<entry><id>1</id><content type=\"html\">one</content></entry>\n" +
+		"<entry><id>2</id><content type=\"html\">two</content></entry>\n" +
+		"<entry><id>3</id><content type=\"html\">th\x01ree</content></entry>\n</feed>\n"
+	for _, cmd := range []string{"text", "archive", "links"} {
+		out, errOut, code := runCLI(t, feed, cmd, "--records", "//entry")
+		if code != 1 {
+			t.Errorf("%s: status %d, want 1", cmd, code)
+		}
+		if n := strings.Count(out, `"type":"record"`); n != 2 {
+			t.Errorf("%s: %d records on stdout, want the 2 before the error: %q", cmd, n, out)
+		}
+		if want := "robofilter: -:4:41: error: not well-formed XML: illegal character code U+0001\n"; errOut != want {
+			t.Errorf("%s: stderr %q, want %q", cmd, errOut, want)
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package robofilter
+
+import (
+	"bytes"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/xmlstream"
+	"golang.org/x/text/encoding"
+)
+
+// Positions. The feed reader sees the document decoded to UTF-8; a
+// position counts the original bytes as the XML stage counts them: in
+// UTF-8 they are the same (after the byte order mark, which the column of
+// the first line counts); in a charset where every ASCII byte is that
+// character (single-byte charsets, Shift_JIS, EUC, GBK, Big5 …) each
+// character's original length is that of its encoding (one byte for a
+// character the charset cannot encode: U+FFFD standing for bad input); in
+// UTF-16, lines and columns count the decoded text (its newlines are not
+// single bytes) and the offset the original; in a stateful charset
+// (ISO-2022-JP), positions count the decoded text.
+type feedUnits struct {
+	enc   *encoding.Encoder // nil: the decoded bytes
+	utf16 bool
+	cache map[rune]int
+}
+
+func newFeedUnits(charset string) *feedUnits {
+	u := &feedUnits{utf16: strings.HasPrefix(charset, "utf-16")}
+	if enc := xmlstream.PositionEncoder(charset); enc != nil {
+		u.enc, u.cache = enc, map[rune]int{}
+	}
+	return u
+}
+
+// origLen is the length of decoded text in the original charset.
+func (u *feedUnits) origLen(t []byte) int {
+	n := 0
+	for len(t) > 0 {
+		if t[0] < utf8.RuneSelf && !u.utf16 {
+			n++
+			t = t[1:]
+			continue
+		}
+		r, size := utf8.DecodeRune(t)
+		t = t[size:]
+		switch {
+		case u.utf16:
+			n += 2 * max(utf16.RuneLen(r), 1)
+		case r == utf8.RuneError:
+			n++
+		default:
+			l, ok := u.cache[r]
+			if !ok {
+				l = 1
+				if b, err := u.enc.Bytes(utf8.AppendRune(nil, r)); err == nil && len(b) > 0 {
+					l = len(b)
+				}
+				if len(u.cache) < 1<<16 {
+					u.cache[r] = l
+				}
+			}
+			n += l
+		}
+	}
+	return n
+}
+
+// advance returns the position after the decoded bytes b, from p.
+func (u *feedUnits) advance(p filter.Pos, b []byte) filter.Pos {
+	q := p.Advance(b) // lines, and everything in UTF-8
+	if u.enc == nil && !u.utf16 {
+		return q
+	}
+	q.Offset = p.Offset + int64(u.origLen(b))
+	if u.utf16 {
+		return q
+	}
+	if i := bytes.LastIndexAny(b, "\r\n"); i >= 0 {
+		q.Col = 1 + u.origLen(b[i+1:])
+	} else {
+		q.Col = p.Col + u.origLen(b)
+	}
+	return q
+}
+
+// posWindow keeps the last bytes handed out (at least posKeep), and the
+// position of the first.
+type posWindow struct {
+	u    *feedUnits
+	base int64 // decoded offset of buf[0]
+	pos  filter.Pos
+	buf  []byte
+}
+
+// posKeep is what a posWindow keeps: the parser's buffer, and what an
+// error is looked for in before where the parser stopped.
+const posKeep = 16 << 10
+
+func (w *posWindow) add(b []byte) {
+	w.buf = append(w.buf, b...)
+	if len(w.buf) < 2*posKeep {
+		return
+	}
+	cut := len(w.buf) - posKeep
+	for k := 0; k < utf8.UTFMax-1 && cut > 0 && w.buf[cut]&0xC0 == 0x80; k++ {
+		cut-- // at a character's start
+	}
+	w.pos = w.u.advance(w.pos, w.buf[:cut])
+	w.base += int64(cut)
+	w.buf = w.buf[:copy(w.buf, w.buf[cut:])]
+}
+
+// at is the position of a decoded offset the window holds (else of the
+// nearest it holds).
+func (w *posWindow) at(off int64) filter.Pos {
+	i := min(max(off-w.base, 0), int64(len(w.buf)))
+	return w.u.advance(w.pos, w.buf[:i])
+}
+
+// lastIndex is the offset of the last s that starts before end, or
+// fallback.
+func (w *posWindow) lastIndex(end int64, s string, fallback int64) int64 {
+	i := min(max(end-w.base, 0), int64(len(w.buf)))
+	if j := bytes.LastIndex(w.buf[:i], []byte(s)); j >= 0 {
+		return w.base + int64(j)
+	}
+	return fallback
+}

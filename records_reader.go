@@ -1,0 +1,212 @@
+package robofilter
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/xmlstream"
+)
+
+// The feed reader. xmlquery's stream parser runs encoding/xml, which
+// reports a well-formedness error with a line only, reads undeclared
+// entities through its Entity map, and leaves out checks the XML stage
+// makes. feedReader stands between the document (decoded to UTF-8) and
+// the decoder, and:
+//
+//   - bounds what is read between two records (MaxRecordTags,
+//     MaxRecordBytes);
+//   - keeps the last bytes it handed out, and their position, so that the
+//     line and column of the point where the decoder stopped can be
+//     computed (feedReader.failure);
+//   - follows the document's tokens as encoding/xml draws them, and stops
+//     the decoder with a positioned error where the XML stage finds an
+//     error encoding/xml finds late or not at all: an illegal character or
+//     invalid UTF-8 in text, an attribute value or a CDATA section (at the
+//     character, where encoding/xml reports the token's end), an illegal
+//     character reference, text outside the root element, a second root
+//     element, no root element, a DOCTYPE after another or after the root,
+//     another markup declaration outside the internal subset;
+//   - reads the DOCTYPE's internal subset and the XML declaration, and
+//     fills the decoder's Entity map before each entity reference is read,
+//     as the XML stage reads entities (feedEntities), noting references to
+//     entities with markup, which read as nothing, for the warnings of the
+//     record that holds them (feedReader.note).
+//
+// The decoder reads the bytes handed out before an error first: the records
+// that end before it are returned, then the error.
+type feedReader struct {
+	r    io.Reader
+	ents *feedEntities
+	win  posWindow
+	off  int64  // bytes handed out
+	held []byte // bytes scanned and not handed out yet: a character's first bytes
+	err  error  // once set, every Read returns it
+
+	tags, bytes int // read since the last record (ProcessRecords resets them)
+
+	notes    []feedNote // references to entities with markup, not yet in a record
+	notesMax int        // how many notes before they are thinned
+
+	maxToken int
+
+	// The tokenizer: where encoding/xml's tokens start and end, as much as
+	// the checks above need.
+	st        feedState
+	back      feedState // the state a reference returns to
+	depth     int
+	rootSeen  bool
+	rootDone  bool
+	doctype   bool // a DOCTYPE was read
+	textStart int64
+	tagStart  int64
+	slash     bool    // the last byte of a start tag was '/'
+	quote     byte    // the quote of the attribute value being read
+	prev      [2]byte // the last bytes of a comment, PI or CDATA section
+	match     int     // bytes of "-" or "CDATA[" matched after "<!"
+	dirQuote  byte    // encoding/xml's directive: the open quote,
+	dirDepth  int     // the depth of '<' in it,
+	dirLT     int     // and the bytes of "!--" matched after a '<'
+	name      []byte  // a start tag's name or a directive's first word (clipped)
+	capture   []byte  // the XML declaration or the DOCTYPE, as read
+	capturing bool
+	// split: encoding/xml ended the DOCTYPE inside its internal subset (at
+	// a '>' in a PI there): what follows up to the root element is kept
+	// with it, and read as the DOCTYPE when the root starts; the checks
+	// of the prolog are off meanwhile.
+	split        bool
+	doctypeStart int64
+	refStart     int64
+	ref          []byte
+	refLong      bool
+	runeBuf      [utf8.UTFMax]byte
+	runeN        int
+	runeNeed     int
+	runeStart    int64
+}
+
+type feedState uint8
+
+const (
+	fsText       feedState = iota // character data (and between tokens)
+	fsLT                          // after '<'
+	fsStartName                   // a start tag's name
+	fsStartTag                    // the rest of a start tag
+	fsAttrValue                   // a quoted attribute value
+	fsEndTag                      // after "</"
+	fsPI                          // after "<?"
+	fsBang                        // after "<!"
+	fsBangDash                    // after "<!-"
+	fsCDATAOpen                   // after "<![", matching "CDATA["
+	fsCDATA                       // a CDATA section's text
+	fsComment                     // after "<!--"
+	fsDirective                   // a markup declaration (the DOCTYPE)
+	fsDirFirst                    // its first word
+	fsDirComment                  // a comment inside it
+	fsRef                         // after '&'
+	fsRefName                     // an entity reference's name
+	fsCharRef                     // after "&#"
+	fsDone                        // encoding/xml reports an error here: nothing more is checked
+)
+
+// feedBufSize is the size of the buffer xmlquery reads through: its
+// default, so that it takes ProcessRecords' reader as it is.
+const feedBufSize = 4096
+
+// feedRead is the most a feedReader hands out at once, so that what the
+// parser's buffer holds ahead of the parser (and is counted too early by
+// the record bounds) stays small.
+const feedRead = 512
+
+// feedNameMax bounds the names kept for messages and entity references.
+const feedNameMax = 256
+
+func newFeedReader(r io.Reader, charset string, bom int, opts Options) *feedReader {
+	maxToken := opts.MaxTokenSize
+	if maxToken <= 0 {
+		maxToken = filter.DefaultMaxTokenSize
+	}
+	f := &feedReader{r: r, maxToken: maxToken, ents: newFeedEntities(min(maxToken, xmlstream.MaxEntityExpansion))}
+	f.win.u = newFeedUnits(charset)
+	f.win.pos = filter.Pos{Offset: int64(bom), Line: 1, Col: 1 + bom}
+	return f
+}
+
+func (f *feedReader) Read(p []byte) (int, error) {
+	if f.err != nil {
+		return 0, f.err
+	}
+	if len(p) > feedRead {
+		p = p[:feedRead]
+	}
+	// First the bytes held back (scanned already), then new ones.
+	h := copy(p, f.held)
+	f.held = append(f.held[:0], f.held[h:]...)
+	var n int
+	var err error
+	if len(f.held) == 0 {
+		n, err = f.r.Read(p[h:])
+	}
+	k, fe := f.scan(p[h:h+n], f.off+int64(h))
+	end := h + k
+	if fe == nil && err == io.EOF {
+		fe = f.atEOF(f.off + int64(end))
+	}
+	// A multi-byte character is handed out whole, or not at all when it
+	// is the error: before an error the decoder checks the text it holds,
+	// and would find a cut character invalid (and report that instead).
+	if f.runeN > 0 && f.st != fsDone && f.runeStart >= f.off && (fe != nil || err == nil && len(p) > utf8.UTFMax) {
+		cut := int(f.runeStart - f.off)
+		if fe == nil {
+			f.held = append(f.held, p[cut:end]...)
+		}
+		end = min(end, cut)
+	}
+	f.win.add(p[:end])
+	f.placeNotes()
+	f.off += int64(end)
+	f.bytes += end
+	f.tags += bytes.Count(p[:end], []byte{'<'})
+	switch {
+	case fe != nil:
+		f.err = &filter.PosError{Pos: f.win.at(fe.off), Err: fe.err}
+		return end, f.err
+	case f.tags > MaxRecordTags || f.bytes > MaxRecordBytes:
+		f.err = fmt.Errorf("%w (limits: %d tags, %d bytes; an XPath that matches no records reads the whole document as one)", ErrRecordTooLarge, MaxRecordTags, MaxRecordBytes)
+		return end, f.err
+	case err != nil && err != io.EOF:
+		f.err = err // a read error: returned as it is
+	case len(f.held) > 0:
+		return end, nil // the end of the input, if it comes, after them
+	}
+	return end, err
+}
+
+// its byte order mark.
+type headBytes struct {
+	r    io.Reader
+	head []byte
+}
+
+func (h *headBytes) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if len(h.head) < 3 {
+		h.head = append(h.head, p[:min(n, 3-len(h.head))]...)
+	}
+	return n, err
+}
+
+// bom is the length of the byte order mark the document starts with, in
+// the charset chosen (UTF8Reader drops it).
+func (h *headBytes) bom(charset string) int {
+	switch {
+	case charset == "utf-8" && bytes.HasPrefix(h.head, []byte("\xEF\xBB\xBF")):
+		return 3
+	case charset == "utf-16le" && bytes.HasPrefix(h.head, []byte("\xFF\xFE")),
+		charset == "utf-16be" && bytes.HasPrefix(h.head, []byte("\xFE\xFF")):
+		return 2
+	}
+	return 0
+}
