@@ -62,15 +62,8 @@ func (h *heldText) hold(c *Core, k heldKind, b []byte) {
 			h.ops[n-1].kind = max(h.ops[n-1].kind, k)
 			return
 		}
-	case k == heldElide:
-		if h.ellipsisHeld {
-			return
-		}
-		h.ellipsisHeld = true
-	case k == heldElided:
-		h.ellipsisHeld = true
-	case k == heldWords:
-		h.ellipsisHeld = false
+	case k == heldElide && h.ellipsisHeld:
+		return
 	}
 	if len(h.buf)+len(b) > maxHeldText {
 		if !h.truncated {
@@ -81,6 +74,13 @@ func (h *heldText) hold(c *Core, k heldKind, b []byte) {
 	}
 	h.buf = append(h.buf, b...)
 	h.ops = append(h.ops, heldOp{kind: k, end: len(h.buf)})
+	// Only ops held count: words dropped past maxHeldText write nothing.
+	switch k {
+	case heldElide, heldElided:
+		h.ellipsisHeld = true
+	case heldWords:
+		h.ellipsisHeld = false
+	}
 }
 
 func (h *heldText) text(c *Core, b []byte, noArchive bool) {
