@@ -116,7 +116,7 @@ type driver struct {
 	pos      filter.Pos // where the current token starts
 	tokStart int64      // the same, as a decoded offset
 	stack    []frame
-	heldTags int // frames with a heldTag
+	held     []int // the indices in stack of the frames with a heldTag, in order
 	// baseBytes is the length of the bases the open elements' xml:base
 	// attributes set (see maxBaseBytes).
 	baseBytes int
@@ -267,7 +267,11 @@ func (d *driver) archive(raw []byte, on bool) {
 		d.refNoArchive = d.refNoArchive || !on
 		return
 	}
-	d.core.Archive(raw, on)
+	// Outside the root element (the prolog, the root's own tags, what
+	// follows it) everything is copied: an ellipsis there would be text
+	// outside the root, which XML does not allow. Only markup and white
+	// space stand there.
+	d.core.Archive(raw, on || len(d.stack) == 0)
 }
 
 // elide writes the ellipsis where a no-archive region starts; inside an
@@ -292,11 +296,12 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 		return d.charData(z.text, raw, text)
 	case tokComment:
 		before := d.core.ArchiveOn(d.topScope())
+		rootBefore := len(d.held) > 0 && d.core.ArchiveOn(d.core.Root())
 		htmlstream.CommentMarker(d.core, z.text)
 		after := d.core.ArchiveOn(d.topScope())
 		d.noteArchiveOff(before && after)
-		if d.heldTags > 0 {
-			d.writeHeldTags() // for the comment regions this one ended
+		if len(d.held) > 0 && !rootBefore && d.core.ArchiveOn(d.core.Root()) {
+			d.writeHeldTags() // the last comment region turning archiving off ended
 		}
 		d.archive(raw, before || after)
 	case tokPI:
@@ -476,7 +481,9 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 		d.core.Toggle(filter.DialectYandex, "<noindex>", filter.NoIndex, 0)
 	}
 	d.core.StartBased(&f.scope, &parent, &el, f.base)
-	parentOn, selfOn := d.core.ArchiveOn(parent), d.core.ArchiveOn(f.scope)
+	// Outside the root element the copy takes everything (see archive):
+	// the root's start tag is always there.
+	parentOn, selfOn := len(d.stack) == 0 || d.core.ArchiveOn(parent), d.core.ArchiveOn(f.scope)
 	d.noteArchiveOff(parentOn && selfOn)
 	empty := bytes.HasSuffix(text, []byte("/>"))
 	switch {
@@ -496,7 +503,7 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	if !f.tagWritten && !empty && parent.Off&filter.NoArchive == 0 {
 		// Elided by a comment region alone, which may end first.
 		f.heldTag = bytes.Clone(raw)
-		d.heldTags++
+		d.held = append(d.held, len(d.stack))
 	}
 	d.ents.flush(d.core, d.scan.end(), d.posAt)
 	f.textStart = len(d.linkText)
@@ -504,20 +511,30 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	return nil
 }
 
-// writeHeldTags writes, where a comment region that elided them ends, the
-// start tags of the elements still open whose end tags the copy will now
-// take (their parents are archived again), outermost first.
+// writeHeldTags writes, where the last comment region that turned
+// archiving off ends, the start tags it elided of the elements still open
+// whose parents are archived again, outermost first. Each held tag is
+// visited once per such end: then, with no such region open, every parent
+// is archived again (a tag is held only when a region alone elided it),
+// so the list empties. A tag that an inner region alone elided, and whose
+// element ends before every region does, is not written, and neither is
+// its end tag: the copy stays well-formed without them.
 func (d *driver) writeHeldTags() {
-	parent := d.core.Root()
-	for i := range d.stack {
-		f := &d.stack[i]
-		if f.heldTag != nil && d.core.ArchiveOn(parent) {
-			d.core.Archive(f.heldTag, true)
-			f.tagWritten, f.heldTag = true, nil
-			d.heldTags--
+	kept := d.held[:0]
+	for _, i := range d.held {
+		parent := d.core.Root()
+		if i > 0 {
+			parent = d.stack[i-1].scope
 		}
-		parent = f.scope
+		f := &d.stack[i]
+		if !d.core.ArchiveOn(parent) {
+			kept = append(kept, i)
+			continue
+		}
+		d.core.Archive(f.heldTag, true)
+		f.tagWritten, f.heldTag = true, nil
 	}
+	d.held = kept
 }
 
 // noteArchiveOff notes, inside an expansion, that a token stood where
@@ -838,7 +855,7 @@ func (d *driver) end(t xml.EndElement, raw []byte) error {
 	d.ns = d.ns[:f.nsMark]
 	d.baseBytes -= f.baseCost
 	if f.heldTag != nil {
-		d.heldTags--
+		d.held = d.held[:len(d.held)-1]
 	}
 	written := f.tagWritten
 	d.stack = d.stack[:n-1]
