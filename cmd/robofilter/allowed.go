@@ -16,7 +16,7 @@ func allowedCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "robots", Usage: "robots.txt `FILE` (- for stdin, when the URLs are arguments)"},
 		&cli.StringFlag{Name: "agent", Required: true, Usage: "the robot's product token, e.g. `FooBot`"},
-		&cli.StringFlag{Name: "status", Usage: "HTTP status `CODE` the robots.txt fetch got, or \"unreachable\": 2xx reads --robots, 4xx allows all (v1: 401 and 403 disallow all), 5xx and unreachable disallow all"},
+		&cli.StringFlag{Name: "status", Usage: "HTTP status `CODE` the robots.txt fetch got, or \"unreachable\": 2xx reads --robots, 304 too (the copy still in force), other 3xx and 4xx allow all (v1: 401 and 403 disallow all), 5xx and unreachable disallow all"},
 		&cli.BoolFlag{Name: "explain", Usage: "add the deciding rule with its line number, or the reason"},
 	}
 	return &cli.Command{
@@ -79,14 +79,17 @@ func runAllowed(c *cli.Context) error {
 	enc.SetEscapeHTML(false)
 	anyDisallowed := false
 	check := func(url string) error {
-		query := url
-		if !strings.Contains(url, "://") && !strings.HasPrefix(url, "/") {
-			// Neither a URL nor a path from the root: the library would read
-			// its first segment as a host. A path is what was meant.
-			query = "/" + url
-			fmt.Fprintf(c.App.ErrWriter, "robofilter: allowed: %q is neither an absolute URL nor a path starting with \"/\"; read as %q\n", url, query)
+		var d robotstxt.Decision
+		if hasScheme(url) || strings.HasPrefix(url, "/") {
+			d = rules.Decide(url)
+		} else {
+			// Neither a URL nor a path from the root: Decide would read its
+			// first segment as a host. A path is what was meant.
+			if !c.Bool("quiet") {
+				fmt.Fprintf(c.App.ErrWriter, "robofilter: allowed: %q is neither an absolute URL nor a path starting with \"/\"; read as a path\n", url)
+			}
+			d = rules.DecidePath(url)
 		}
-		d := rules.Decide(query)
 		anyDisallowed = anyDisallowed || !d.Allowed
 		if jsonl {
 			v := jsonVerdict{URL: url, Allowed: d.Allowed}
@@ -142,6 +145,21 @@ func runAllowed(c *cli.Context) error {
 		return cli.Exit("", exitDisallowed)
 	}
 	return nil
+}
+
+// hasScheme reports whether s starts with a URL scheme and "://".
+func hasScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return strings.HasPrefix(s[i:], "://")
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // loadAllowedRobots builds the rules from --robots and --status.

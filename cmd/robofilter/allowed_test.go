@@ -216,7 +216,7 @@ func TestAllowedHelpHasExamples(t *testing.T) {
 func TestAllowedReadsARelativePathFromTheRoot(t *testing.T) {
 	robots := writeRobotsFile(t, "User-agent: *\nDisallow: /~fred/hi.html\n")
 	out, errOut, status := runRobotsCLI(t, "", "allowed", "--robots", robots, "--agent", "FooBot", "--mode", "v1", "%7Efred/hi.html")
-	if out != "disallowed\t%7Efred/hi.html\n" || status != exitDisallowed || !strings.Contains(errOut, `read as "/%7Efred/hi.html"`) {
+	if out != "disallowed\t%7Efred/hi.html\n" || status != exitDisallowed || !strings.Contains(errOut, `read as a path`) {
 		t.Errorf("status %d, stdout %q, stderr %q", status, out, errOut)
 	}
 }
@@ -228,5 +228,16 @@ func TestAllowedNotModifiedReadsTheFileGiven(t *testing.T) {
 	}
 	if out, _, _ := runRobotsCLI(t, "", "allowed", "--agent", "FooBot", "--status", "304", "/private/a"); out != "allowed\t/private/a\n" {
 		t.Errorf("304 without a file: %q", out)
+	}
+}
+
+func TestAllowedRelativePathWithAURLInItsQuery(t *testing.T) {
+	robots := writeRobotsFile(t, "User-agent: *\nDisallow: /private\n")
+	out, _, _ := runRobotsCLI(t, "", "allowed", "--robots", robots, "--agent", "a", "private/page?next=https://a.example/")
+	if out != "disallowed\tprivate/page?next=https://a.example/\n" {
+		t.Errorf("got %q", out)
+	}
+	if _, errOut, _ := runRobotsCLI(t, "", "allowed", "-q", "--robots", robots, "--agent", "a", "private/page"); errOut != "" {
+		t.Errorf("-q: stderr %q", errOut)
 	}
 }
