@@ -204,15 +204,11 @@ func appendCollapsed(b, text []byte) []byte {
 // spaceAt is the length of the whitespace character at text[i] (0 if none),
 // as the text output reads whitespace.
 func spaceAt(text []byte, i int) int {
-	if !mayStartSpace[text[i]] {
+	if !phrase.MayStartSpace(text[i]) {
 		return 0 // most bytes, decided inline
 	}
 	return spaceLen(text, i)
 }
-
-// mayStartSpace marks the bytes a whitespace character starts with: ASCII
-// whitespace and the lead bytes of the Unicode spaces (phrase.SpaceLen).
-var mayStartSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '\f': true, 0xC2: true, 0xE1: true, 0xE2: true, 0xE3: true}
 
 // spaceLen is phrase.SpaceLen out of line, so that spaceAt inlines.
 func spaceLen(text []byte, i int) int { return phrase.SpaceLen(text, i) }
@@ -380,7 +376,9 @@ func resolveSlow(base *url.URL, href string) (u string, ok bool) {
 // takes only absolute references and fragments: ok is false for others,
 // where net/url would make "mailto:///x". A relative base (a <base href> or
 // xml:base when the caller gave no document URL) gives a relative result:
-// "sub/" and "x" give "sub/x", where net/url gives "/sub/x".
+// "sub/" and "x" give "sub/x", where net/url gives "/sub/x" (a ".." that
+// would climb above the relative base's first segment is dropped, as
+// net/url drops it: "../a/" and "x" give "a/x").
 func ResolveReference(base, ref *url.URL) (u *url.URL, ok bool) {
 	switch {
 	case base == nil:

@@ -8,8 +8,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
-
-	"github.com/robofilter/robofilter/phrase"
 )
 
 var hrefAttr = regexp.MustCompile(`(?i)href\s*=\s*["']([^"']*)["']`)
@@ -157,21 +155,6 @@ func TestResolveReferenceAgainstOpaqueAndRelativeBases(t *testing.T) {
 		u, ok := ResolveReference(base, ref)
 		if ok != tc.ok || ok && u.String() != tc.want {
 			t.Errorf("%q against %q: %v %v, want %q %v", tc.ref, tc.base, u, ok, tc.want, tc.ok)
-		}
-	}
-}
-
-// spaceAt's inline test must let through every byte a whitespace
-// character can start with.
-func TestMayStartSpaceCoversEverySpace(t *testing.T) {
-	for c := 0; c < 256; c++ {
-		for c1 := 0x80; c1 < 0xC0; c1++ {
-			for c2 := 0x80; c2 < 0xC0; c2++ {
-				b := []byte{byte(c), byte(c1), byte(c2)}
-				if phrase.SpaceLen(b, 0) > 0 && !mayStartSpace[c] {
-					t.Fatalf("% x is a space, but %#x is not marked", b, c)
-				}
-			}
 		}
 	}
 }

@@ -221,3 +221,18 @@ func TestWriterModelLongText(t *testing.T) {
 		runOps(t, ops)
 	}
 }
+
+// MayStartSpace must let through every byte a whitespace character starts
+// with.
+func TestMayStartSpaceCoversEverySpace(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for c1 := 0x80; c1 < 0xC0; c1++ {
+			for c2 := 0x80; c2 < 0xC0; c2++ {
+				b := []byte{byte(c), byte(c1), byte(c2)}
+				if SpaceLen(b, 0) > 0 && !MayStartSpace(byte(c)) {
+					t.Fatalf("% x is a space, but %#x is not marked", b, c)
+				}
+			}
+		}
+	}
+}

@@ -153,6 +153,10 @@ func wideSpaceLen(b []byte, i int) int {
 	return 0
 }
 
+// MayStartSpace reports whether c can start a whitespace character
+// (SpaceLen): a test cheap enough to inline before calling SpaceLen.
+func MayStartSpace(c byte) bool { return special[c] }
+
 // special marks the bytes the scan must look at: ASCII whitespace, and the
 // lead bytes of the other spaces (SpaceLen).
 var special = func() (t [256]bool) {

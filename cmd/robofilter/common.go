@@ -98,22 +98,22 @@ type runConfig struct {
 // another document's text, its first word comes after an empty line: the
 // documents are different phrases.
 func (rc *runConfig) textWriter() *phrase.Writer {
-	return phrase.NewWriter(&documentText{rc: rc, first: rc.textWritten})
+	return phrase.NewWriter(&documentText{rc: rc, separate: rc.textWritten})
 }
 
 // documentText writes one document's text to stdout, after an empty line
-// if first says another document's text came before.
+// if separate says another document's text came before.
 type documentText struct {
-	rc    *runConfig
-	first bool
+	rc       *runConfig
+	separate bool
 }
 
 func (w *documentText) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	if w.first {
-		w.first = false
+	if w.separate {
+		w.separate = false
 		if err := w.rc.stdout.WriteByte('\n'); err != nil {
 			return 0, err
 		}
