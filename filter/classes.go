@@ -81,6 +81,7 @@ type classVerdict struct {
 	override Override
 	dialect  string // which dialect decided (for reports): "profile", "nocontent", "robotN"
 	warnings []string
+	unnamed  []int // robot numbers of per-robot classes no META has named
 }
 
 // profileSuffix maps a class suffix to the override it means.
@@ -198,7 +199,7 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (i
 			}
 			if is, named := agentIsRobot(n); !is {
 				if !named {
-					v.warnings = append(v.warnings, fmt.Sprintf("per-robot class %q: no RobotExclusion.RobotName%d META has named robot %d; ignored", tok, n, n))
+					v.unnamed = append(v.unnamed, n)
 				}
 				continue
 			}

@@ -20,14 +20,13 @@ func TestResolveClassesOverrides(t *testing.T) {
 		{"typo warned", "robots-noindx", Override{}, 1},
 		{"substring is not a token", "myrobots-noindex robots-noindexed", Override{}, 1},
 		{"anchortext pair", "robots-noanchortext", Override{Off: NoAnchorText}, 0},
-		{"unnamed robot warned", "robots-noindex robot3-index", Override{Off: NoIndex}, 1},
 		{"only ASCII case folds: long s", "robots-noindex robots-ſnippet robotſ-index", Override{Off: NoIndex}, 1},
 		{"only ASCII case folds: Kelvin sign", "robots-noanchortext robots-anchorteKxt", Override{Off: NoAnchorText}, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			v := resolveClasses([]byte(tc.class), AllDialects, robot1, true)
-			if v.override != tc.want || len(v.warnings) != tc.warnings {
+			if v.override != tc.want || len(v.warnings) != tc.warnings || len(v.unnamed) != 0 {
 				t.Errorf("got %+v (warnings %q), want %+v with %d warnings", v.override, v.warnings, tc.want, tc.warnings)
 			}
 		})
@@ -39,5 +38,13 @@ func TestOverrideApplyInnermostDecides(t *testing.T) {
 	inner := Override{On: NoIndex}.Apply(outer)
 	if inner != NoFollow {
 		t.Errorf("robots-index inside robots-noindex robots-nofollow: %v, want nofollow only", inner)
+	}
+}
+
+func TestUnnamedRobotsClassIsNoted(t *testing.T) {
+	named := func(n int) (is, named bool) { return false, n == 1 }
+	v := resolveClasses([]byte("robots-noindex robot3-index robot1-index"), AllDialects, named, true)
+	if v.override != (Override{Off: NoIndex}) || len(v.warnings) != 0 || len(v.unnamed) != 1 || v.unnamed[0] != 3 {
+		t.Errorf("got %+v", v)
 	}
 }

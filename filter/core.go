@@ -217,6 +217,7 @@ type Core struct {
 	queue           []*anchor
 	links           linkMemory // where anchors and their hrefs are allocated
 	robotNames      map[int]string
+	warnedRobots    map[int]bool // unnamed robot numbers warned about
 	profileOK       bool
 	track           bool // track causes and regions (jsonl, check)
 	wantsText       bool // a text output exists
@@ -329,6 +330,9 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 		if !el.Clone {
 			for _, w := range v.warnings {
 				c.Warn(el.Pos, "<%s>: %s", el.Tag, w)
+			}
+			for _, n := range v.unnamed {
+				c.warnUnnamedRobot(el, n)
 			}
 		}
 		ov, dialect = v.override, v.dialect
@@ -453,6 +457,24 @@ func (c *Core) flatTurnsOff(s *Scope, i int, skipGoogleOff bool) bool {
 	return c.flatBy[0]&bit != 0 && c.flatSeq[0][i] > s.seq[i] ||
 		!skipGoogleOff && c.flatBy[1]&bit != 0 && c.flatSeq[1][i] > s.seq[i]
 }
+
+// warnUnnamedRobot warns, once per robot number (for the first
+// maxWarnedRobots numbers), of a per-robot class whose robot no
+// RobotExclusion.RobotNameN META has named: every element of a page may
+// carry the class.
+func (c *Core) warnUnnamedRobot(el *Element, n int) {
+	if c.warnedRobots[n] || len(c.warnedRobots) >= maxWarnedRobots {
+		return
+	}
+	if c.warnedRobots == nil {
+		c.warnedRobots = map[int]bool{}
+	}
+	c.warnedRobots[n] = true
+	c.Warn(el.Pos, "<%s>: per-robot class robot%d-…: no RobotExclusion.RobotName%d META has named robot %d; its classes are ignored", el.Tag, n, n, n)
+}
+
+// maxWarnedRobots bounds the robot numbers warnUnnamedRobot remembers.
+const maxWarnedRobots = 100
 
 // noIndexBit is NoIndex's index in a Scope's seq.
 const noIndexBit = 0

@@ -55,10 +55,13 @@ func runCheck(c *cli.Context) error {
 		}
 		if res.Directives.MaxImagePreview == "none" {
 			w := filter.Warning{Message: "max-image-preview:none limits image previews only; some crawlers misread it as \"none\" (noindex, nofollow)"}
+		sources:
 			for _, src := range res.Directives.Sources {
-				if strings.Contains(strings.ToLower(strings.ReplaceAll(src.Value, " ", "")), "max-image-preview:none") {
-					w.Line, w.Col = src.Line, src.Col
-					break
+				for _, d := range filter.ParseDirectives(src.Value) {
+					if d.Name == "max-image-preview" && len(d.Value) == 4 && strings.EqualFold(d.Value, "none") {
+						w.Line, w.Col = src.Line, src.Col
+						break sources
+					}
 				}
 			}
 			res.Warnings = append(res.Warnings, w)
