@@ -237,7 +237,7 @@ func (e *entities) declare(dt *doctype) {
 // gives its replacement text, read as text: its character references and
 // predefined entities are replaced, and the references to other entities
 // in turn, each charged to the expansion budget; an '&' that starts no
-// reference is kept as text. In content it reads only entities without
+// reference is not well-formed. In content it reads only entities without
 // markup (the scanner reads the others as content); in an attribute value
 // a '<' of a replacement text is an error. An external entity, or an
 // undeclared one where that is allowed, is noted for a warning and read as
@@ -275,9 +275,11 @@ func (e *entities) expand(out []byte, name []byte, inAttr bool, off int64) ([]by
 		}
 		ref, n := refAt(v[top.i:])
 		if n == 0 {
-			out = append(out, '&') // a character reference gave it: it is text
-			top.i++
-			continue
+			// A character reference in the declaration gave it ("&#38;"):
+			// the replacement text is read as the document would be, where
+			// it is not well-formed, as the scanner finds in an entity with
+			// markup (XML 1.0 appendix D: a literal & is declared "&#38;#38;").
+			return out, &scanError{off: off, msg: fmt.Sprintf("an & that starts no entity or character reference, in the replacement text of &%s; (a literal & is declared &#38;#38;)", top.def.name)}
 		}
 		top.i += n
 		in := top.def.name
