@@ -30,6 +30,15 @@
 //     elements (a feed entry, a sitemap url) ends a line; XHTML elements
 //     follow HTML's layout.
 //
+// # Attribute defaults
+//
+// An attribute default declared in the internal subset (<!ATTLIST …>,
+// #FIXED or not) is the attribute of every element of that name that does
+// not have it (XML 1.0 section 3.3.2): a robots class, an xml:base or a
+// namespace declared so counts. At most 32 per element name apply (a tag of
+// a few bytes must not cost a DOCTYPE's worth of work); the first
+// declaration of an attribute binds.
+//
 // # Entities
 //
 // No DTD and no external entity is ever read. The scanner replaces the

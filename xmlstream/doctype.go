@@ -18,6 +18,7 @@ type doctype struct {
 	peRefs   bool
 	pis      []subsetPI
 	entities []entityDecl
+	defaults []attDefault
 	// open: the internal subset does not end in the text read (a parser
 	// that ends the DOCTYPE at its first '>' outside quotes cut it short).
 	open bool
@@ -34,6 +35,15 @@ type entityDecl struct {
 	name     string
 	value    string // the replacement text: character references replaced, entity references as written
 	external bool   // SYSTEM or PUBLIC: never loaded
+}
+
+// attDefault is an attribute's default value declared in the internal
+// subset (<!ATTLIST element attribute type "value">, #FIXED or not): an
+// element without the attribute has it, with that value (XML 1.0 section
+// 3.3.2), so a robots class, an xml:base or a namespace declared so count.
+type attDefault struct {
+	element, attr string // qualified names, as written
+	value         string // character references and predefined entities replaced
 }
 
 // xhtml reports whether the DOCTYPE names an XHTML DTD, which declares the
@@ -125,6 +135,8 @@ func scanSubset(b []byte, i int, d *doctype) bool {
 			i = end
 		case bytes.HasPrefix(b[i:], []byte("<!ENTITY")) && i+8 < len(b) && isS(b[i+8]):
 			i = scanEntityDecl(b, i+8, d)
+		case bytes.HasPrefix(b[i:], []byte("<!ATTLIST")) && i+9 < len(b) && isS(b[i+9]):
+			i = scanAttlistDecl(b, i+9, d)
 		case b[i] == '<':
 			i = skipDecl(b, i+1, d)
 		default:
@@ -214,6 +226,103 @@ func scanEntityDecl(b []byte, i int, d *doctype) int {
 	}
 	d.entities = append(d.entities, entityDecl{name: name, external: true})
 	return skipDecl(b, i, d)
+}
+
+// scanAttlistDecl reads `<!ATTLIST` S Name (S Name S AttType S DefaultDecl)* S? '>'
+// from just after "<!ATTLIST" and keeps the defaults given as values. A
+// declaration it cannot follow (a parameter entity reference in it) is
+// skipped, as skipDecl skips it.
+func scanAttlistDecl(b []byte, i int, d *doctype) int {
+	name := func() string {
+		i = skipS(b, i)
+		start := i
+		for i < len(b) && isNameByte(b[i]) {
+			i++
+		}
+		return string(b[start:i])
+	}
+	element := name()
+	if element == "" {
+		return skipDecl(b, i, d)
+	}
+	for {
+		i = skipS(b, i)
+		if i >= len(b) || b[i] == '>' {
+			return min(i+1, len(b))
+		}
+		attr := name()
+		if attr == "" {
+			return skipDecl(b, i, d)
+		}
+		// AttType: a word (CDATA, ID, NMTOKENS …), or NOTATION and/or an
+		// enumeration in parentheses.
+		i = skipS(b, i)
+		for i < len(b) && isNameByte(b[i]) {
+			i++
+		}
+		i = skipS(b, i)
+		if i < len(b) && b[i] == '(' {
+			j := bytes.IndexByte(b[i:], ')')
+			if j < 0 {
+				return len(b)
+			}
+			i += j + 1
+		}
+		// DefaultDecl: #REQUIRED, #IMPLIED, or [#FIXED S] AttValue.
+		i = skipS(b, i)
+		if bytes.HasPrefix(b[i:], []byte("#FIXED")) {
+			i = skipS(b, i+len("#FIXED"))
+		}
+		switch {
+		case i < len(b) && b[i] == '#':
+			for i++; i < len(b) && isNameByte(b[i]); i++ {
+			}
+		case i < len(b) && (b[i] == '"' || b[i] == '\''):
+			j := bytes.IndexByte(b[i+1:], b[i])
+			if j < 0 {
+				return len(b)
+			}
+			v := b[i+1 : i+1+j]
+			i += j + 2
+			if bytes.IndexByte(v, '&') < 0 || !bytes.Contains(v, []byte(";")) {
+				d.defaults = append(d.defaults, attDefault{element: element, attr: attr, value: string(v)})
+			} else if value, ok := defaultValue(v); ok {
+				d.defaults = append(d.defaults, attDefault{element: element, attr: attr, value: value})
+			}
+		default:
+			return skipDecl(b, i, d)
+		}
+	}
+}
+
+// defaultValue replaces the character references and predefined entities
+// of an attribute default; ok is false where it refers to another entity
+// (the default is then left out).
+func defaultValue(v []byte) (string, bool) {
+	var out strings.Builder
+	for len(v) > 0 {
+		k := bytes.IndexByte(v, '&')
+		if k < 0 {
+			out.Write(v)
+			break
+		}
+		out.Write(v[:k])
+		v = v[k:]
+		end := bytes.IndexByte(v, ';')
+		if end < 0 {
+			return "", false
+		}
+		ref := string(v[1:end])
+		if r, ok := charRef(ref); ok {
+			out.WriteRune(r)
+		} else if p, ok := predefinedEntity(ref); ok {
+			out.WriteString(p)
+		} else {
+			return "", false
+		}
+		v = v[end+1:]
+	}
+	return out.String(), true
 }
 
 // expandEntityValue turns an entity value into its replacement text

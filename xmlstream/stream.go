@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -117,6 +118,9 @@ type driver struct {
 	tokStart int64      // the same, as a decoded offset
 	stack    []frame
 	held     []int // the indices in stack of the frames with a heldTag, in order
+	// attDefaults are the internal subset's attribute defaults, by
+	// element name as written (nil: none, the usual case).
+	attDefaults map[string][]attDefault
 	// baseBytes is the length of the bases the open elements' xml:base
 	// attributes set (see maxBaseBytes).
 	baseBytes int
@@ -340,6 +344,31 @@ func (d *driver) startElement() xml.StartElement {
 	return *se
 }
 
+// maxElementDefaults bounds the attribute defaults applied per element
+// name, so that a start tag of a few bytes costs a bounded amount of work
+// whatever the DOCTYPE holds (which the token limit bounds).
+const maxElementDefaults = 32
+
+// withDefaults adds to t's attributes those the internal subset gives a
+// default for and the tag does not have (XML 1.0 section 3.3.2), their
+// white space read as spaces (3.3.3).
+func (d *driver) withDefaults(t xml.StartElement) []xml.Attr {
+	attrs := t.Attr
+	for _, def := range d.attDefaults[qname(t.Name)] {
+		prefix, local := splitQName(def.attr)
+		if !slices.ContainsFunc(t.Attr, func(a xml.Attr) bool { return a.Name.Space == prefix && a.Name.Local == local }) {
+			v := strings.Map(func(r rune) rune {
+				if r == '\t' || r == '\n' || r == '\r' {
+					return ' '
+				}
+				return r
+			}, def.value)
+			attrs = append(attrs, xml.Attr{Name: xml.Name{Space: prefix, Local: local}, Value: v})
+		}
+	}
+	return attrs
+}
+
 // splitQName splits a qualified name at its first colon, as encoding/xml
 // does; a name with a colon at either end is all local.
 func splitQName(s string) (prefix, local string) {
@@ -427,6 +456,9 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	}
 	if n, dup := duplicateAttr(t.Attr); dup {
 		return notWellFormed(d.pos, "attribute %s appears twice in <%s>", qname(n), qname(t.Name))
+	}
+	if d.attDefaults != nil {
+		t.Attr = d.withDefaults(t)
 	}
 	f := frame{prefix: t.Name.Space, local: t.Name.Local, pos: d.pos, nsMark: len(d.ns), layout: filter.Cell}
 	for _, a := range t.Attr {
@@ -924,6 +956,24 @@ func (d *driver) directive(t []byte, raw, text []byte) error {
 	d.doctypeSeen = true
 	dt := scanDoctype(text)
 	d.ents.declare(&dt)
+	dropped := 0
+	for _, a := range dt.defaults {
+		if d.attDefaults == nil {
+			d.attDefaults = map[string][]attDefault{}
+		}
+		defs := d.attDefaults[a.element]
+		switch {
+		case slices.ContainsFunc(defs, func(b attDefault) bool { return b.attr == a.attr }):
+			// The first declaration binds.
+		case len(defs) == maxElementDefaults:
+			dropped++
+		default:
+			d.attDefaults[a.element] = append(defs, a)
+		}
+	}
+	if dropped > 0 {
+		d.core.Warn(d.pos, "%d attribute defaults of the internal subset are not applied (at most %d per element)", dropped, maxElementDefaults)
+	}
 	for _, pi := range dt.pis {
 		d.robotsPI(d.posAt(d.tokStart+int64(pi.off)), pi.text)
 	}
