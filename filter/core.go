@@ -340,6 +340,14 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 			marker = `class="` + clip(string(el.Class), 80) + `"`
 		}
 	}
+	if ov.On&NoIndex != 0 && el.Tag == "noindex" && c.dialects&DialectYandex != 0 {
+		// Yandex's <noindex> says noindex of this very element: markers
+		// on one element that disagree, so no wins (SPEC section 1).
+		ov.On &^= NoIndex
+		if !el.Clone {
+			c.Warn(el.Pos, "<noindex> with a class that turns indexing on: they disagree; noindex applies")
+		}
+	}
 	if el.NoSnippet && c.dialects&DialectNoSnippet != 0 {
 		if ov.On&NoArchive != 0 {
 			// Equally specific markers that disagree: no wins (SPEC section 1).
