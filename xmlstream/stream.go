@@ -119,8 +119,9 @@ type driver struct {
 	stack    []frame
 	held     []int // the indices in stack of the frames with a heldTag, in order
 	// attDefaults are the internal subset's attribute defaults, by
-	// element name as written (nil: none, the usual case).
-	attDefaults map[string][]attDefault
+	// element name as written, ready to add to a tag (nil: none, the
+	// usual case).
+	attDefaults map[string][]xml.Attr
 	// baseBytes is the length of the bases the open elements' xml:base
 	// attributes set (see maxBaseBytes).
 	baseBytes int
@@ -350,23 +351,47 @@ func (d *driver) startElement() xml.StartElement {
 const maxElementDefaults = 32
 
 // withDefaults adds to t's attributes those the internal subset gives a
-// default for and the tag does not have (XML 1.0 section 3.3.2), their
-// white space read as spaces (3.3.3).
+// default for and the tag does not have (XML 1.0 section 3.3.2).
 func (d *driver) withDefaults(t xml.StartElement) []xml.Attr {
 	attrs := t.Attr
 	for _, def := range d.attDefaults[qname(t.Name)] {
-		prefix, local := splitQName(def.attr)
-		if !slices.ContainsFunc(t.Attr, func(a xml.Attr) bool { return a.Name.Space == prefix && a.Name.Local == local }) {
+		if !slices.ContainsFunc(t.Attr, func(a xml.Attr) bool { return a.Name == def.Name }) {
+			attrs = append(attrs, def)
+		}
+	}
+	return attrs
+}
+
+// declareDefaults keeps the internal subset's attribute defaults as the
+// attributes withDefaults adds, their names split and their white space
+// read as spaces once, here, not at every tag.
+func (d *driver) declareDefaults(defaults []attDefault) {
+	dropped := 0
+	for _, a := range defaults {
+		prefix, local := splitQName(a.attr)
+		name := xml.Name{Space: prefix, Local: local}
+		defs := d.attDefaults[a.element]
+		switch {
+		case slices.ContainsFunc(defs, func(b xml.Attr) bool { return b.Name == name }):
+			// The first declaration binds.
+		case len(defs) == maxElementDefaults:
+			dropped++
+		default:
+			if d.attDefaults == nil {
+				d.attDefaults = map[string][]xml.Attr{}
+			}
 			v := strings.Map(func(r rune) rune {
 				if r == '\t' || r == '\n' || r == '\r' {
 					return ' '
 				}
 				return r
-			}, def.value)
-			attrs = append(attrs, xml.Attr{Name: xml.Name{Space: prefix, Local: local}, Value: v})
+			}, a.value)
+			d.attDefaults[a.element] = append(defs, xml.Attr{Name: name, Value: v})
 		}
 	}
-	return attrs
+	if dropped > 0 {
+		d.core.Warn(d.pos, "%d attribute defaults of the internal subset are not applied (at most %d per element)", dropped, maxElementDefaults)
+	}
 }
 
 // splitQName splits a qualified name at its first colon, as encoding/xml
@@ -956,24 +981,7 @@ func (d *driver) directive(t []byte, raw, text []byte) error {
 	d.doctypeSeen = true
 	dt := scanDoctype(text)
 	d.ents.declare(&dt)
-	dropped := 0
-	for _, a := range dt.defaults {
-		if d.attDefaults == nil {
-			d.attDefaults = map[string][]attDefault{}
-		}
-		defs := d.attDefaults[a.element]
-		switch {
-		case slices.ContainsFunc(defs, func(b attDefault) bool { return b.attr == a.attr }):
-			// The first declaration binds.
-		case len(defs) == maxElementDefaults:
-			dropped++
-		default:
-			d.attDefaults[a.element] = append(defs, a)
-		}
-	}
-	if dropped > 0 {
-		d.core.Warn(d.pos, "%d attribute defaults of the internal subset are not applied (at most %d per element)", dropped, maxElementDefaults)
-	}
+	d.declareDefaults(dt.defaults)
 	for _, pi := range dt.pis {
 		d.robotsPI(d.posAt(d.tokStart+int64(pi.off)), pi.text)
 	}
