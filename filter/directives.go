@@ -237,36 +237,14 @@ func (d *Directives) add(x Directive) string {
 			return fmt.Sprintf("conflicting robots directives: %q and a negative rule seen before; the more restrictive rule applies", x.Name)
 		}
 	case "max-snippet":
-		n, err := strconv.Atoi(x.Value)
-		if err != nil {
-			d.Other = append(d.Other, x.String())
-			return fmt.Sprintf("max-snippet value %q is not a number; ignored", x.Value)
-		}
-		if n == 0 {
+		n, w, ok := d.limit(&d.MaxSnippet, x)
+		if ok && n == 0 {
 			d.NoSnippet = true
 		}
-		if d.MaxSnippet != nil && *d.MaxSnippet != n {
-			w := fmt.Sprintf("conflicting max-snippet values %d and %d; the smaller applies", *d.MaxSnippet, n)
-			if restrictiveSnippet(n, *d.MaxSnippet) {
-				d.MaxSnippet = &n
-			}
-			return w
-		}
-		d.MaxSnippet = &n
+		return w
 	case "max-video-preview":
-		n, err := strconv.Atoi(x.Value)
-		if err != nil {
-			d.Other = append(d.Other, x.String())
-			return fmt.Sprintf("max-video-preview value %q is not a number; ignored", x.Value)
-		}
-		if d.MaxVideoPreview != nil && *d.MaxVideoPreview != n {
-			w := fmt.Sprintf("conflicting max-video-preview values %d and %d; the smaller applies", *d.MaxVideoPreview, n)
-			if restrictiveSnippet(n, *d.MaxVideoPreview) {
-				d.MaxVideoPreview = &n
-			}
-			return w
-		}
-		d.MaxVideoPreview = &n
+		_, w, _ := d.limit(&d.MaxVideoPreview, x)
+		return w
 	case "max-image-preview":
 		v := asciiLower(x.Value)
 		if imagePreviewRank(v) < 0 {
@@ -295,6 +273,26 @@ func (d *Directives) add(x Directive) string {
 		d.Other = append(d.Other, x.String())
 	}
 	return ""
+}
+
+// limit reads the numeric limit x (max-snippet, max-video-preview; -1: no
+// limit) into *cur. Of two values that differ the smaller stays, with a
+// warning; a value that is not a number goes to Other, with a warning.
+func (d *Directives) limit(cur **int, x Directive) (n int, warning string, ok bool) {
+	n, err := strconv.Atoi(x.Value)
+	if err != nil {
+		d.Other = append(d.Other, x.String())
+		return 0, fmt.Sprintf("%s value %q is not a number; ignored", x.Name, x.Value), false
+	}
+	if *cur != nil && **cur != n {
+		w := fmt.Sprintf("conflicting %s values %d and %d; the smaller applies", x.Name, **cur, n)
+		if restrictiveSnippet(n, **cur) {
+			*cur = &n
+		}
+		return n, w, true
+	}
+	*cur = &n
+	return n, "", true
 }
 
 // restrictiveSnippet: -1 means "no limit", so any other value is smaller.
