@@ -59,10 +59,12 @@ func FuzzWriterWords(f *testing.F) {
 	f.Add([]byte("a b\u00a0c  d\xc2"), uint8(3))
 	f.Add([]byte("\xc2 x\xc2\xc2\xa0y \xc3\xa9\v"), uint8(1))
 	f.Add([]byte("a\u3000b\u2003c \u2019d\u2028e \xe2\x80 f\u1680"), uint8(2))
+	f.Add([]byte("the quick brown fox  jumps\tover the lazy dog \x01x caf\xc3\xa9 na\xc3\xafve\u00a0and the end "), uint8(39))
+	f.Add([]byte("abcdefg  hijklmn opqrstu\nvwxyzab cdefghi\u2028j"), uint8(17))
 	f.Fuzz(func(t *testing.T, text []byte, cut uint8) {
 		var buf bytes.Buffer
 		w := NewWriter(&buf)
-		n := int(cut)%7 + 1
+		n := int(cut)%40 + 1 // up to past the eight bytes plainRun reads at once
 		for rest := text; len(rest) > 0; {
 			k := min(n, len(rest))
 			for k < len(rest) && rest[k]&0xC0 == 0x80 {
@@ -74,30 +76,37 @@ func FuzzWriterWords(f *testing.F) {
 		if err := w.Flush(); err != nil {
 			t.Fatal(err)
 		}
-		var want []byte
-		word := false // the last byte appended belongs to a word
-		for i := 0; i < len(text); i++ {
-			// Unicode's white space, but \v, which HTML does not count.
-			r, size := utf8.DecodeRune(text[i:])
-			switch c := text[i]; {
-			case r != '\v' && unicode.IsSpace(r):
-				word = false
-				i += size - 1
-			default:
-				if !word && len(want) > 0 {
-					want = append(want, ' ')
-				}
-				want = append(want, c)
-				word = true
-			}
-		}
-		if len(want) > 0 {
-			want = append(want, '\n')
-		}
+		want := wordsOf(text)
 		if got := buf.String(); got != string(want) {
 			t.Fatalf("pieces of %d: got %q, want %q", n, got, want)
 		}
 	})
+}
+
+// wordsOf is what Text gives for text alone: its words in order, one space
+// apart, and a final newline; found by decoding every character.
+func wordsOf(text []byte) []byte {
+	var want []byte
+	word := false // the last byte appended belongs to a word
+	for i := 0; i < len(text); i++ {
+		// Unicode's white space, but \v, which HTML does not count.
+		r, size := utf8.DecodeRune(text[i:])
+		switch c := text[i]; {
+		case r != '\v' && unicode.IsSpace(r):
+			word = false
+			i += size - 1
+		default:
+			if !word && len(want) > 0 {
+				want = append(want, ' ')
+			}
+			want = append(want, c)
+			word = true
+		}
+	}
+	if len(want) > 0 {
+		want = append(want, '\n')
+	}
+	return want
 }
 
 // model is the plain text format written the slow way, one byte at a time,

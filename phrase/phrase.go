@@ -11,7 +11,9 @@
 package phrase
 
 import (
+	"encoding/binary"
 	"io"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -87,10 +89,12 @@ func (w *Writer) Text(b []byte) {
 			continue
 		}
 		// A run of words, with single spaces inside it, written at once.
-		// The inner loop passes word bytes; the checks after it decide
-		// whether the byte it stopped at continues the run.
+		// plainRun passes ASCII words and single spaces eight bytes at a
+		// time; the inner loop passes word bytes; the checks after it
+		// decide whether the byte it stopped at continues the run.
 		start := i
 		for {
+			i = plainRun(b, i)
 			for i < len(b) && !special[b[i]] {
 				i++
 			}
@@ -111,6 +115,59 @@ func (w *Writer) Text(b []byte) {
 		}
 		w.words(b[start:i])
 	}
+}
+
+// plainRun returns how far the run of words that goes on at b[i] (not a
+// space) surely goes on: over printable ASCII and single spaces between
+// them, read a word (eight bytes) at a time, so that the end of every word
+// in the text is not a branch of its own. It stops before any other byte
+// (a control, a byte above ASCII, a second space) and before a space whose
+// next byte it has not seen; the caller's byte loop decides there.
+func plainRun(b []byte, i int) int {
+	from := i
+	var spaces uint64 // the last word's spaces, for a pair across two words
+	for ; i+8 <= len(b); i += 8 {
+		stop, sp := runStops(binary.LittleEndian.Uint64(b[i:]), spaces)
+		if stop != 0 {
+			i += bits.TrailingZeros64(stop) >> 3
+			return backUp(b, from, i)
+		}
+		spaces = sp
+	}
+	if k := len(b) - 8; i < len(b) && k >= 0 {
+		// The rest, read as the last eight bytes; the lanes before i are
+		// read already (or come before the run), and the byte before i is
+		// in this read, so no space is carried into it.
+		stop, _ := runStops(binary.LittleEndian.Uint64(b[k:]), 0)
+		if stop &^= 1<<((i-k)*8) - 1; stop != 0 {
+			return backUp(b, from, k+bits.TrailingZeros64(stop)>>3)
+		}
+		i = len(b)
+	}
+	return backUp(b, from, i)
+}
+
+// runStops marks with the high bit of its lane each byte of x (eight bytes
+// of text, the first in the low lane) that stops a run of words: a control,
+// a byte above ASCII, and a space after a space, the one before the first
+// lane being a space where before's top lane is marked. It also returns
+// the spaces. The arithmetic is exact in every lane: no carry or borrow
+// crosses from one lane into the next.
+func runStops(x, before uint64) (stop, spaces uint64) {
+	const ones, highs, low7 = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	t := x ^ (' ' * ones)
+	spaces = ^((t&low7 + low7) | t) & highs
+	controls := ^((x&low7 + (0x80-0x20)*ones) | x) & highs
+	return x&highs | controls | spaces&(spaces<<8|before>>56), spaces
+}
+
+// backUp returns i, or the space before it: a space is in the run only
+// once its next byte, at i, is known to continue it.
+func backUp(b []byte, from, i int) int {
+	if i > from && b[i-1] == ' ' {
+		return i - 1
+	}
+	return i
 }
 
 // SpaceLen is the length of the whitespace character at b[i], 0 if there is

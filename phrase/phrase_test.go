@@ -93,3 +93,27 @@ func TestLineWriterNeverCutsACharacter(t *testing.T) {
 		}
 	}
 }
+
+// TestTextWordBoundaries puts each kind of byte that ends or may end a run
+// of words at every offset of a text longer than plainRun's eight-byte
+// reads, so that every lane and the pair across two reads are tried.
+func TestTextWordBoundaries(t *testing.T) {
+	breaks := []string{"  ", " ", "\t", "\n", " \n", "\u00a0", " \u00a0", "\u3000", "\xc3\xa9", " \xc3\xa9", "\x01", " \x01", "\xc2", " \xe2\x80", "\x7f", " !"}
+	const letters = "abcdefghijklmnopqrstuvwx"
+	for _, brk := range breaks {
+		for at := 0; at <= len(letters); at++ {
+			for _, tail := range []string{"", " ", "  "} {
+				text := []byte(letters[:at] + brk + letters[at:] + tail)
+				var buf bytes.Buffer
+				w := NewWriter(&buf)
+				w.Text(text)
+				if err := w.Flush(); err != nil {
+					t.Fatal(err)
+				}
+				if want := wordsOf(text); buf.String() != string(want) {
+					t.Errorf("Text(%q) = %q, want %q", text, buf.String(), want)
+				}
+			}
+		}
+	}
+}
