@@ -103,15 +103,23 @@ func TestTextWordBoundaries(t *testing.T) {
 	for _, brk := range breaks {
 		for at := 0; at <= len(letters); at++ {
 			for _, tail := range []string{"", " ", "  "} {
-				text := []byte(letters[:at] + brk + letters[at:] + tail)
-				var buf bytes.Buffer
-				w := NewWriter(&buf)
-				w.Text(text)
-				if err := w.Flush(); err != nil {
-					t.Fatal(err)
-				}
-				if want := wordsOf(text); buf.String() != string(want) {
-					t.Errorf("Text(%q) = %q, want %q", text, buf.String(), want)
+				// Short texts too, and bytes after the text in its
+				// slice's capacity, which a read may take but must not
+				// count.
+				for _, cut := range []int{0, at} {
+					for _, after := range []string{"", "        ", "\t\t\t\t\t\t\t\t", "\u3000\u3000\u3000", "abcdefgh"} {
+						text := []byte(letters[cut:at] + brk + letters[at:] + tail + after)
+						text = text[:len(text)-len(after)]
+						var buf bytes.Buffer
+						w := NewWriter(&buf)
+						w.Text(text)
+						if err := w.Flush(); err != nil {
+							t.Fatal(err)
+						}
+						if want := wordsOf(text); buf.String() != string(want) {
+							t.Errorf("Text(%q) with %q after it = %q, want %q", text, after, buf.String(), want)
+						}
+					}
 				}
 			}
 		}
