@@ -57,8 +57,18 @@ func Run(r io.Reader, core *filter.Core, opts Options) error {
 	return d.run()
 }
 
-// nsBinding is one namespace declaration in scope.
-type nsBinding struct{ prefix, uri string }
+// nsBinding is one namespace declaration in scope; prev is the index in
+// driver.ns of the binding of the same prefix it hides (-1: none).
+type nsBinding struct {
+	prefix, uri string
+	prev        int
+}
+
+// nsScan is how many bindings resolve looks through one by one; past it,
+// it looks the prefix up in driver.nsTop, so that a document declaring
+// many namespaces (on one element, or one per level of a deep nesting)
+// costs a lookup per name, not a pass over every binding in scope.
+const nsScan = 8
 
 // frame is one open element.
 type frame struct {
@@ -126,6 +136,7 @@ type driver struct {
 	// attributes set (see maxBaseBytes).
 	baseBytes int
 	ns        []nsBinding
+	nsTop     map[string]int // the index in ns of each prefix's innermost binding
 	root      rootKind
 
 	rootSeen, rootDone, doctypeSeen bool
@@ -489,9 +500,9 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	for _, a := range t.Attr {
 		switch {
 		case a.Name.Space == "xmlns":
-			d.ns = append(d.ns, nsBinding{strings.Clone(a.Name.Local), strings.Clone(a.Value)})
+			d.bind(strings.Clone(a.Name.Local), strings.Clone(a.Value))
 		case a.Name.Space == "" && a.Name.Local == "xmlns":
-			d.ns = append(d.ns, nsBinding{"", strings.Clone(a.Value)})
+			d.bind("", strings.Clone(a.Value))
 		}
 	}
 	f.ns = d.resolve(t.Name.Space, true)
@@ -827,9 +838,15 @@ func (d *driver) resolve(prefix string, element bool) string {
 	if prefix == "xml" {
 		return nsXML
 	}
-	for i := len(d.ns) - 1; i >= 0; i-- {
-		if d.ns[i].prefix == prefix {
+	if len(d.ns) > nsScan {
+		if i, ok := d.nsTop[prefix]; ok {
 			return d.ns[i].uri
+		}
+	} else {
+		for i := len(d.ns) - 1; i >= 0; i-- {
+			if d.ns[i].prefix == prefix {
+				return d.ns[i].uri
+			}
 		}
 	}
 	if prefix != "" && !d.unboundNS[prefix] && len(d.unboundNS) < 100 {
@@ -840,6 +857,33 @@ func (d *driver) resolve(prefix string, element bool) string {
 		d.core.Warn(d.pos, "namespace prefix %q is not declared; names with it are in no namespace", prefix)
 	}
 	return ""
+}
+
+// bind declares a namespace prefix ("": the default namespace) until
+// unbind drops it.
+func (d *driver) bind(prefix, uri string) {
+	prev, ok := d.nsTop[prefix]
+	if !ok {
+		prev = -1
+	}
+	if d.nsTop == nil {
+		d.nsTop = map[string]int{}
+	}
+	d.nsTop[prefix] = len(d.ns)
+	d.ns = append(d.ns, nsBinding{prefix: prefix, uri: uri, prev: prev})
+}
+
+// unbind drops the bindings from ns[mark] on (an element's, at its end),
+// innermost first, so that those they hid are in scope again.
+func (d *driver) unbind(mark int) {
+	for i := len(d.ns) - 1; i >= mark; i-- {
+		if b := d.ns[i]; b.prev < 0 {
+			delete(d.nsTop, b.prefix)
+		} else {
+			d.nsTop[b.prefix] = b.prev
+		}
+	}
+	d.ns = d.ns[:mark]
 }
 
 // Resolved xml:base values are bounded, so that nesting cannot make them
@@ -909,7 +953,7 @@ func (d *driver) end(t xml.EndElement, raw []byte) error {
 	if f.yandex {
 		d.core.Toggle(filter.DialectYandex, "</noindex>", 0, filter.NoIndex)
 	}
-	d.ns = d.ns[:f.nsMark]
+	d.unbind(f.nsMark)
 	d.baseBytes -= f.baseCost
 	if f.heldTag != nil {
 		d.held = d.held[:len(d.held)-1]
