@@ -298,6 +298,32 @@ func (s *source) rawAt(d int64) int64 {
 	return b.raw + int64(s.encodedLen(s.decSpan(b.dec, d)))
 }
 
+// rawFrom is rawAt(d) given that the decoded offset d0 (not after d) stands
+// at original offset r0: it re-encodes only the text after d0 or after the
+// last boundary before d, whichever is nearer, so that the positions of
+// offsets one after the other in a long token cost its length once, not
+// once each (posWalk).
+func (s *source) rawFrom(d0, r0, d int64) int64 {
+	if s.mode != modeMarkers {
+		return s.rawAt(d)
+	}
+	k := sort.Search(len(s.bounds), func(i int) bool { return s.bounds[i].dec > d }) - 1
+	if k >= 0 && s.bounds[k].dec >= d0 {
+		return s.rawAt(d)
+	}
+	return r0 + int64(s.encodedLen(s.decSpan(d0, d)))
+}
+
+// rawBetween is what rawSpan(d0, d1) is, given their original offsets
+// r0 and r1.
+func (s *source) rawBetween(d0, r0, d1, r1 int64) []byte {
+	if s.mode != modeMarkers {
+		return s.decSpan(d0, d1)
+	}
+	lo, hi := clampSpan(r0-s.rawBase, r1-s.rawBase, len(s.raw))
+	return s.raw[lo:hi]
+}
+
 // encodedLen is the length of decoded text in the original charset.
 func (s *source) encodedLen(t []byte) int {
 	if s.unit == 2 {

@@ -471,6 +471,33 @@ func (d *driver) posAt(off int64) filter.Pos {
 	return d.src.advance(d.pos, d.src.rawSpan(d.tokStart, off), d.src.decSpan(d.tokStart, off))
 }
 
+// posWalk gives the positions of offsets in the current token one after
+// the other, each from the one before: the positions of many references
+// or PIs in one long token (entity warnings, the PIs of an internal
+// subset) then cost the token's length once, where posAt costs the length
+// up to each. An offset before the last one is given by posAt.
+type posWalk struct {
+	d        *driver
+	off, raw int64 // the last offset given, decoded and original
+	pos      filter.Pos
+}
+
+// walk starts a posWalk at the current token's start.
+func (d *driver) walk() *posWalk {
+	return &posWalk{d: d, off: d.tokStart, raw: d.src.rawAt(d.tokStart), pos: d.pos}
+}
+
+func (w *posWalk) at(off int64) filter.Pos {
+	s := w.d.src
+	if off < w.off {
+		return w.d.posAt(off)
+	}
+	r := s.rawFrom(w.off, w.raw, off)
+	w.pos = s.advance(w.pos, s.rawBetween(w.off, w.raw, off, r), s.decSpan(w.off, off))
+	w.off, w.raw = off, r
+	return w.pos
+}
+
 func (d *driver) eof() error {
 	if n := len(d.stack); n > 0 {
 		f := &d.stack[n-1]
@@ -573,7 +600,7 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 		f.heldTag = bytes.Clone(raw)
 		d.held = append(d.held, len(d.stack))
 	}
-	d.ents.flush(d.core, d.scan.end(), d.posAt)
+	d.ents.flush(d.core, d.scan.end(), d.walk().at)
 	f.textStart = len(d.linkText)
 	d.stack = append(d.stack, f)
 	return nil
@@ -1001,7 +1028,7 @@ func (d *driver) charData(t []byte, raw, text []byte) error {
 	if d.scan.cut {
 		end = d.scan.cutEnd
 	}
-	d.ents.flush(d.core, end, d.posAt)
+	d.ents.flush(d.core, end, d.walk().at)
 	f := &d.stack[n-1]
 	if !f.hasText && !isXMLSpace(t) {
 		f.hasText = true
@@ -1026,8 +1053,9 @@ func (d *driver) directive(t []byte, raw, text []byte) error {
 	dt := scanDoctype(text)
 	d.ents.declare(&dt)
 	d.declareDefaults(dt.defaults)
+	w := d.walk()
 	for _, pi := range dt.pis {
-		d.robotsPI(d.posAt(d.tokStart+int64(pi.off)), pi.text)
+		d.robotsPI(w.at(d.tokStart+int64(pi.off)), pi.text)
 	}
 	d.archive(raw, d.core.ArchiveOn(d.core.Root()))
 	return nil
