@@ -8,8 +8,13 @@ type Names struct {
 	m map[string]string
 }
 
-// maxNames bounds the names kept; past it a new name is copied each time.
-const maxNames = 4096
+// maxNames bounds the names kept, and maxNameLen their length; past them
+// a name is copied each time: what a run keeps does not grow with the
+// document (4,096 names of 16 MiB each), and real names are short.
+const (
+	maxNames   = 4096
+	maxNameLen = 256
+)
 
 // Intern returns the run's string for b.
 func (n *Names) Intern(b []byte) string {
@@ -20,7 +25,7 @@ func (n *Names) Intern(b []byte) string {
 	if n.m == nil {
 		n.m = map[string]string{}
 	}
-	if len(n.m) < maxNames {
+	if len(n.m) < maxNames && len(s) <= maxNameLen {
 		n.m[s] = s
 	}
 	return s

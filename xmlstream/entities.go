@@ -475,13 +475,13 @@ func (e *entities) notExpanded(out []byte, name string, def *entityDef, inAttr b
 	switch {
 	case !e.noting(name):
 	case def != nil:
-		e.note(off, name, fmt.Sprintf("entity &%s;%s is external: it is never loaded, and is kept as written", name, where()))
+		e.note(off, name, fmt.Sprintf("entity &%s;%s is external: it is never loaded, and is kept as written", clipRunes(name, 80), where()))
 	case html && e.xhtmlDTD:
 		// The XHTML DTD declares it.
 	case html:
-		e.note(off, name, fmt.Sprintf("entity &%s;%s is not declared (no DTD is read): it is read as the HTML entity %q", name, where(), v))
+		e.note(off, name, fmt.Sprintf("entity &%s;%s is not declared (no DTD is read): it is read as the HTML entity %q", clipRunes(name, 80), where(), v))
 	default:
-		e.note(off, name, fmt.Sprintf("entity &%s;%s is not declared (no DTD is read): it is kept as written", name, where()))
+		e.note(off, name, fmt.Sprintf("entity &%s;%s is not declared (no DTD is read): it is kept as written", clipRunes(name, 80), where()))
 	}
 	if def == nil && html {
 		return appendText(out, v, inAttr), nil
@@ -492,13 +492,24 @@ func (e *entities) notExpanded(out []byte, name string, def *entityDef, inAttr b
 // noting reports whether the use of an entity name is to be noted: the
 // first, of a bounded number of names.
 func (e *entities) noting(name string) bool {
-	return !e.warned[name] && len(e.warned) < maxWarnedEntities
+	return !e.warned[warnedKey(name)] && len(e.warned) < maxWarnedEntities
+}
+
+// warnedKey is what the names warned about (entities, namespace prefixes)
+// are kept as: names as long as a
+// token cut to their first 256 bytes, so that what is kept does not grow
+// with the document (1,000 names of 16 MiB each).
+func warnedKey(name string) string {
+	if len(name) > 256 {
+		return name[:256]
+	}
+	return name
 }
 
 // note keeps a warning about the first use of an entity name (noting), to
 // be given with the token that holds it (flush).
 func (e *entities) note(off int64, name, msg string) {
-	e.warned[name] = true
+	e.warned[warnedKey(name)] = true
 	e.notes = append(e.notes, entityNote{off: off, msg: msg + "; later uses are not reported"})
 }
 

@@ -120,3 +120,23 @@ func TestPositionsInLongTokensStayLinear(t *testing.T) {
 		}
 	})
 }
+
+// A name as long as a token is clipped in a warning, and what is kept of
+// it to warn once is its start: neither grows with the document.
+func TestLongNamesInWarningsAreClipped(t *testing.T) {
+	long := strings.Repeat("n", 100_000)
+	in := `<!DOCTYPE r SYSTEM "r.dtd"><r>&` + long + `1;&` + long + `2;<` + long + `:e/></r>`
+	oc := runXML(t, strings.NewReader(in), filter.Options{}, Options{})
+	if oc.err != nil {
+		t.Fatal(oc.err)
+	}
+	ws := oc.res.Warnings
+	if len(ws) != 2 {
+		t.Fatalf("%d warnings, want 2 (one entity, one prefix): %v", len(ws), ws)
+	}
+	for _, w := range ws {
+		if len(w.Message) > 300 {
+			t.Errorf("warning of %d bytes: %.120s…", len(w.Message), w.Message)
+		}
+	}
+}

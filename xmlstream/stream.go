@@ -747,7 +747,7 @@ func (d *driver) xhtmlKind(local string) xhtmlElement {
 	if d.xhtmlNames == nil {
 		d.xhtmlNames = map[string]xhtmlElement{}
 	}
-	if len(d.xhtmlNames) < 512 {
+	if len(d.xhtmlNames) < 512 && len(local) <= 64 { // HTML's names are short
 		d.xhtmlNames[local] = k
 	}
 	return k
@@ -876,12 +876,12 @@ func (d *driver) resolve(prefix string, element bool) string {
 			}
 		}
 	}
-	if prefix != "" && !d.unboundNS[prefix] && len(d.unboundNS) < 100 {
+	if key := warnedKey(prefix); prefix != "" && !d.unboundNS[key] && len(d.unboundNS) < 100 {
 		if d.unboundNS == nil {
 			d.unboundNS = map[string]bool{}
 		}
-		d.unboundNS[strings.Clone(prefix)] = true
-		d.core.Warn(d.pos, "namespace prefix %q is not declared; names with it are in no namespace", prefix)
+		d.unboundNS[strings.Clone(key)] = true
+		d.core.Warn(d.pos, "namespace prefix %q is not declared; names with it are in no namespace", clipRunes(prefix, 80))
 	}
 	return ""
 }
