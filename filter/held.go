@@ -3,6 +3,7 @@ package filter
 import (
 	"bufio"
 	"io"
+	"unicode/utf8"
 )
 
 // maxHeldText bounds the text held while the head is open (the title).
@@ -64,13 +65,31 @@ func (h *heldText) hold(c *Core, k heldKind, b []byte) {
 		}
 	case k == heldElide && h.ellipsisHeld:
 		return
+	case k == heldWords && isSpace(b):
+		// White space alone does to the writers what one space does, and
+		// a run of it is held as one: the body's white space before its
+		// first word (all an XML document holds) is no head text to
+		// bound.
+		if n := len(h.ops); n > 0 && h.ops[n-1].kind == heldWords && h.ops[n-1].end-h.opStart(n-1) == 1 && h.buf[len(h.buf)-1] == ' ' {
+			return
+		}
+		b = oneSpace
 	}
 	if len(h.buf)+len(b) > maxHeldText {
-		if !h.truncated {
-			h.truncated = true
-			c.Warn(c.position(), "more than %d bytes of head text (the title); the rest is dropped", maxHeldText)
+		if h.truncated {
+			return
 		}
-		return
+		h.truncated = true
+		c.Warn(c.position(), "more than %d bytes of head text (the title); the rest is dropped", maxHeldText)
+		if k != heldWords && k != heldElided {
+			return
+		}
+		// What fits is kept, cut between characters.
+		fit := maxHeldText - len(h.buf)
+		for fit > 0 && !utf8.RuneStart(b[fit]) {
+			fit--
+		}
+		b = b[:fit]
 	}
 	h.buf = append(h.buf, b...)
 	h.ops = append(h.ops, heldOp{kind: k, end: len(h.buf)})
@@ -81,6 +100,17 @@ func (h *heldText) hold(c *Core, k heldKind, b []byte) {
 	case heldWords:
 		h.ellipsisHeld = false
 	}
+}
+
+// oneSpace is what white space alone is held as.
+var oneSpace = []byte(" ")
+
+// opStart is where op i's bytes start in buf.
+func (h *heldText) opStart(i int) int {
+	if i == 0 {
+		return 0
+	}
+	return h.ops[i-1].end
 }
 
 func (h *heldText) text(c *Core, b []byte, noArchive bool) {

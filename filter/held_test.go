@@ -92,3 +92,65 @@ func TestHeldLinksAreBounded(t *testing.T) {
 		t.Errorf("warnings %v", res.Warnings)
 	}
 }
+
+// White space alone is held as one space whatever its length: 200 KB of
+// it before the first word (an XML document's indentation, a body's) is
+// no head text to bound, and the text written is as without holding.
+func TestHeldWhiteSpaceIsNotHeadText(t *testing.T) {
+	var tb, sb bytes.Buffer
+	c, err := NewCore(Options{}, Outputs{Text: phrase.NewWriter(&tb), ArchiveText: phrase.NewWriter(&sb)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := c.Root()
+	var head, body Scope
+	c.Start(&head, &root, &Element{Tag: "head", Head: true})
+	c.End(&head, Inline)
+	c.EndHead()
+	c.Start(&body, &root, &Element{Tag: "body", Layout: Block})
+	for range 2 {
+		c.Text(&body, []byte(strings.Repeat("\n \r\t", 50_000)))
+	}
+	if len(c.heldText.buf) != 1 {
+		t.Errorf("%d bytes held for white space", len(c.heldText.buf))
+	}
+	c.Text(&body, []byte("word"))
+	res, err := c.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) != 0 || tb.String() != "word\n" || sb.String() != "word\n" {
+		t.Errorf("text %q, archive text %q, warnings %v", tb.String(), sb.String(), res.Warnings)
+	}
+}
+
+// A title longer than the bound keeps what fits, cut between characters,
+// with a warning; it is not dropped whole because it came as one piece.
+func TestHeldTitleIsCutNotDropped(t *testing.T) {
+	var tb bytes.Buffer
+	c, err := NewCore(Options{}, Outputs{Text: phrase.NewWriter(&tb)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := c.Root()
+	var head, title, body Scope
+	c.Start(&head, &root, &Element{Tag: "head", Head: true})
+	c.Start(&title, &head, &Element{Tag: "title", Title: true})
+	c.Text(&title, []byte("x"+strings.Repeat("é", maxHeldText))) // the bound falls inside a character
+	c.End(&title, Inline)
+	c.End(&head, Inline)
+	c.EndHead()
+	c.Start(&body, &root, &Element{Tag: "body", Layout: Block})
+	c.Text(&body, []byte("body"))
+	res, err := c.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "x" + strings.Repeat("é", (maxHeldText-1)/2) + "\nbody\n"
+	if got := tb.String(); got != want {
+		t.Errorf("text of %d bytes (%q…), want %d", len(got), got[:min(len(got), 20)], len(want))
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "head text") {
+		t.Errorf("warnings %v, want one about the head text", res.Warnings)
+	}
+}
