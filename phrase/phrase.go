@@ -11,9 +11,7 @@
 package phrase
 
 import (
-	"encoding/binary"
 	"io"
-	"math/bits"
 	"unicode/utf8"
 )
 
@@ -78,10 +76,6 @@ func NewLineWriter(fn func(Line) error) *Writer {
 // the other Unicode spaces, see SpaceLen) separate words; text without
 // whitespace at its edges glues to its neighbours, so `<b>wo</b>rd` gives
 // "word".
-//
-// Text may read, never write, the bytes of b's spare capacity
-// (b[len(b):cap(b)]), eight at a time, and ignores what it finds there;
-// they must not change while Text runs.
 func (w *Writer) Text(b []byte) {
 	i := 0
 	for i < len(b) {
@@ -93,12 +87,10 @@ func (w *Writer) Text(b []byte) {
 			continue
 		}
 		// A run of words, with single spaces inside it, written at once.
-		// plainRun passes ASCII words and single spaces eight bytes at a
-		// time; the inner loop passes word bytes; the checks after it
-		// decide whether the byte it stopped at continues the run.
+		// The inner loop passes word bytes; the checks after it decide
+		// whether the byte it stopped at continues the run.
 		start := i
 		for {
-			i = plainRun(b, i)
 			for i < len(b) && !special[b[i]] {
 				i++
 			}
@@ -119,100 +111,6 @@ func (w *Writer) Text(b []byte) {
 		}
 		w.words(b[start:i])
 	}
-}
-
-// plainRun returns how far the run of words that goes on at b[i] (not a
-// space) surely goes on: over ASCII words, characters above ASCII that
-// start no space, and single spaces between them, read a word (eight
-// bytes) at a time, so that the end of every word in the text is not a
-// branch of its own. It stops before any other byte (a control, a byte
-// that may start a Unicode space, a second space) and before a space whose
-// next byte it has not seen; the caller's byte loop decides there.
-//
-// The last word read may take bytes past len(b) from b's spare capacity
-// (a text token's is the rest of the tokenizer's window); they are read
-// only, and their lanes are cleared before anything is decided.
-func plainRun(b []byte, i int) int {
-	from := i
-	var spaces uint64 // the last word's spaces, for a pair across two words
-	for i < len(b) {
-		rest := len(b) - i
-		var x uint64
-		switch {
-		case rest >= 8 || i+8 <= cap(b):
-			x = binary.LittleEndian.Uint64(b[i : i+8])
-		case len(b) >= 8:
-			// The rest, read as the last eight bytes; the lanes before i
-			// are read already (or come before the run), and the byte
-			// before i is in this read, so no space is carried into it.
-			k := len(b) - 8
-			stop, _ := runStops(binary.LittleEndian.Uint64(b[k:]), 0)
-			if stop &^= 1<<((i-k)*8) - 1; stop != 0 {
-				return backUp(b, from, k+bits.TrailingZeros64(stop)>>3)
-			}
-			return backUp(b, from, len(b))
-		default:
-			return i // a few bytes with no room after them: the byte loop's
-		}
-		stop, sp := runStops(x, spaces)
-		// Written without branches on rest: the lanes past len(b) are
-		// cleared, and the read ends the run if it reaches len(b).
-		past := 64 - 8*rest // bits past len(b), if positive
-		past &^= past >> 63
-		stop &= ^uint64(0) >> (uint(past) & 63)
-		if stop != 0 || rest <= 8 {
-			end := len(b)
-			if stop != 0 {
-				end = i + bits.TrailingZeros64(stop)>>3
-			}
-			return backUp(b, from, end)
-		}
-		spaces = sp
-		i += 8
-	}
-	return backUp(b, from, i)
-}
-
-// runStops marks with the high bit of its lane each byte of x (eight bytes
-// of text, the first in the low lane) that stops a run of words: a control,
-// a byte that may start a Unicode space (MayStartSpace), and a space after
-// a space, the one before the first lane being a space where before's top
-// lane is marked. It also returns the spaces. The arithmetic is exact in
-// every lane: no carry or borrow crosses from one lane into the next.
-func runStops(x, before uint64) (stop, spaces uint64) {
-	const ones, highs, low7 = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
-	spaces = ^laneNot(x, ' ') & highs
-	controls := ^((x&low7 + (0x80-0x20)*ones) | x) & highs
-	stop = controls | spaces&(spaces<<8|before>>56)
-	if x&highs != 0 { // text above ASCII: only the lead bytes of spaces stop
-		notLead := laneNot(x, 0xC2) & laneNot(x, 0xE1) & laneNot(x, 0xE2) & laneNot(x, 0xE3)
-		stop |= ^notLead & highs
-	}
-	return stop, spaces
-}
-
-// laneNot sets the high bit of each lane of x that is not c (and perhaps
-// other bits): a lane is zero in x^c, with the high bit clear after the
-// add, only where it is c.
-func laneNot(x uint64, c byte) uint64 {
-	const ones, low7 = 0x0101010101010101, 0x7f7f7f7f7f7f7f7f
-	t := x ^ (uint64(c) * ones)
-	return (t&low7 + low7) | t
-}
-
-// backUp returns i, or the space before it: a space is in the run only
-// once its next byte, at i, is known to continue it.
-func backUp(b []byte, from, i int) int {
-	if i > from {
-		// As a conditional move: whether the run ends in a space is
-		// what the text says, not something a branch predicts.
-		space := 0
-		if b[i-1] == ' ' {
-			space = 1
-		}
-		i -= space
-	}
-	return i
 }
 
 // SpaceLen is the length of the whitespace character at b[i], 0 if there is
