@@ -148,6 +148,7 @@ func (s *source) setCharset(enc encoding.Encoding, name string, head []byte, cor
 			s.unit = 2
 		}
 		s.runDec, s.enc = enc.NewDecoder(), enc.NewEncoder()
+		s.multi = s.unit == 1 && !singleByte(enc)
 		s.raw = head
 		s.rawDone, s.rawScan = int(s.prefix), int(s.prefix)
 		s.buf = make([]byte, 0, 2*len(head)+firstRead)
@@ -182,6 +183,31 @@ func eofAware(s *source) io.Reader {
 		return bytes.NewReader(nil)
 	}
 	return s.in
+}
+
+// singleByte reports whether every byte is one character of its own in
+// the charset, whatever comes before or after it: the high bytes, in
+// ascending and in descending order, decode as they do one by one (in a
+// multi-byte charset some pair of neighbours is a character).
+func singleByte(enc encoding.Encoding) bool {
+	up, down := make([]byte, 0x80), make([]byte, 0x80)
+	var each [][]byte
+	for i := range 0x80 {
+		up[i], down[i] = byte(0x80+i), byte(0xFF-i)
+		d, err := enc.NewDecoder().Bytes(up[i : i+1])
+		if err != nil || utf8.RuneCount(d) != 1 {
+			return false
+		}
+		each = append(each, d)
+	}
+	u, err1 := enc.NewDecoder().Bytes(up)
+	d, err2 := enc.NewDecoder().Bytes(down)
+	var wantUp, wantDown []byte
+	for i := range each {
+		wantUp = append(wantUp, each[i]...)
+		wantDown = append(wantDown, each[len(each)-1-i]...)
+	}
+	return err1 == nil && err2 == nil && bytes.Equal(u, wantUp) && bytes.Equal(d, wantDown)
 }
 
 // asciiCompatible reports whether every ASCII byte is that character in the

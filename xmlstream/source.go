@@ -63,11 +63,13 @@ type source struct {
 	buf  []byte // decoded text; buf[0] is at decoded offset base
 	base int64
 
-	raw     []byte // modeMarkers: original bytes; raw[0] is at original offset rawBase
-	rawBase int64
-	rawDone int // raw[:rawDone] is decoded into buf
-	rawScan int // raw[:rawScan] has been searched for delimiters
-	bounds  []boundary
+	raw      []byte // modeMarkers: original bytes; raw[0] is at original offset rawBase
+	rawBase  int64
+	rawDone  int  // raw[:rawDone] is decoded into buf
+	rawScan  int  // raw[:rawScan] has been searched for delimiters
+	semiScan int  // raw[:semiScan] has been searched for ';' (see decodeRuns)
+	multi    bool // modeMarkers: a multi-byte charset other than UTF-16
+	bounds   []boundary
 
 	keep     int64 // decoded offset of the current token's start
 	maxToken int
@@ -162,6 +164,7 @@ func (s *source) compact() {
 		s.raw = s.raw[:n]
 		s.rawDone -= rdrop
 		s.rawScan -= rdrop
+		s.semiScan = max(s.semiScan-rdrop, 0)
 		s.rawBase = rk
 		k := sort.Search(len(s.bounds), func(i int) bool { return s.bounds[i].dec >= s.keep })
 		n = copy(s.bounds, s.bounds[k:])
@@ -196,8 +199,52 @@ func (s *source) decodeRuns() {
 		s.decodeRun(s.raw[i:])
 		i = len(s.raw)
 		s.bounds = append(s.bounds, boundary{s.base + int64(len(s.buf)), s.rawBase + int64(i)})
+	} else if j := s.lastSemicolon(i); j >= 0 {
+		// The text after the last delimiter is decoded up to its last ';'
+		// too, so that a long run of text cut by entity references, which
+		// end there, is read a chunk at a time, like its tokens, and the
+		// source can drop what they no longer need (compact), rather than
+		// be held whole until the next '<' or '>'. The ';' lastSemicolon
+		// finds is no part of another character, and the decoder sees it
+		// end the run, as when it decodes the run whole, so the decoded
+		// text is the same. It makes no boundary: offsets are mapped as
+		// before.
+		s.decodeRun(s.raw[i : j+s.unit])
+		i = j + s.unit
 	}
 	s.rawDone = i
+}
+
+// lastSemicolon finds the last ';' of the original at or after i (a unit
+// boundary) that is a character of its own, or -1, and remembers how far
+// it searched. In a multi-byte charset that is a ';' after an ASCII byte:
+// after another byte it may be the second byte of a GB18030 sequence as
+// golang.org/x/text reads it (a lead byte, then 0x30 to 0x3F), which a
+// cut would decode differently.
+func (s *source) lastSemicolon(i int) int {
+	b, last := s.raw, -1
+	i = max(i, s.semiScan)
+	if s.unit == 1 {
+		for k := len(b) - 1; k >= i; k-- {
+			if b[k] == ';' && (!s.multi || k > 0 && b[k-1] < utf8.RuneSelf) {
+				last = k
+				break
+			}
+		}
+		s.semiScan = len(b)
+		return last
+	}
+	for ; i+1 < len(b); i += 2 {
+		lo, hi := b[i], b[i+1]
+		if s.be {
+			lo, hi = hi, lo
+		}
+		if hi == 0 && lo == ';' {
+			last = i
+		}
+	}
+	s.semiScan = i
+	return last
 }
 
 // nextDelimiter finds the next '<' or '>' of the original at or after i
