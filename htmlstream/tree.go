@@ -305,7 +305,14 @@ func (b *builder) popTo(i int) {
 	}
 }
 
+// indexOf is n's index on the stack of open elements, or -1. A node off
+// the stack is known by its flag: the adoption agency and a second <a> ask
+// about such nodes, and a scan of a deep stack for each of them made
+// "<b><i><a>x" repeated quadratic (hostile_test.go).
 func (b *builder) indexOf(n *node) int {
+	if !n.onStack {
+		return -1
+	}
 	for i := len(b.oe) - 1; i >= 0; i-- {
 		if b.oe[i] == n {
 			return i
