@@ -478,17 +478,21 @@ func (d *driver) posAt(off int64) filter.Pos {
 // up to each. An offset before the last one is given by posAt.
 type posWalk struct {
 	d        *driver
+	started  bool  // off, raw and pos are set: at has been called
 	off, raw int64 // the last offset given, decoded and original
 	pos      filter.Pos
 }
 
-// walk starts a posWalk at the current token's start.
-func (d *driver) walk() *posWalk {
-	return &posWalk{d: d, off: d.tokStart, raw: d.src.rawAt(d.tokStart), pos: d.pos}
-}
+// walk starts a posWalk at the current token's start. It costs nothing
+// until a position is asked for: most tokens have nothing to warn about.
+func (d *driver) walk() *posWalk { return &posWalk{d: d} }
 
 func (w *posWalk) at(off int64) filter.Pos {
 	s := w.d.src
+	if !w.started {
+		w.started = true
+		w.off, w.raw, w.pos = w.d.tokStart, s.rawAt(w.d.tokStart), w.d.pos
+	}
 	if off < w.off {
 		return w.d.posAt(off)
 	}
