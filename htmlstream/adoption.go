@@ -40,9 +40,19 @@ func (b *builder) adoptionAgency(tagAtom a.Atom, tagName string) {
 			b.endTagOther(tagAtom, tagName)
 			return
 		}
-		feIndex := b.indexOf(fe)
+		feIndex := b.indexWithin(fe, maxAdoptionReach)
 		if feIndex == -1 {
 			b.afeRemove(fe)
+			return
+		}
+		if feIndex == beyondReach {
+			// More than maxAdoptionReach open elements above it: only a
+			// stack html.Parse refuses (deeper than 512) gets here. Every
+			// run of the algorithm would move it one level up and rescope
+			// everything above it, so "<a>", 100,000 "<div>"s and then
+			// "</a>" repeated took hours; the end tag is ignored instead,
+			// as when the element is not in scope. What follows stays
+			// inside it, as it does (in a clone) in the DOM.
 			return
 		}
 		if !b.elementInScope(defaultScope, tagAtom) {

@@ -37,6 +37,10 @@ func TestHostileInputs(t *testing.T) {
 		// takes it off the stack, where it no longer is: a scan of the
 		// whole stack (two levels deeper each time) made this quadratic.
 		{"<b><i><a> repeated", strings.Repeat("<b><i><a href=/x>x ", 100000), strings.Repeat("x ", 99999) + "x\n"},
+		// The adoption agency for a formatting element with 50,000 open
+		// elements above it: every run moved it up one level and rescoped
+		// all of them (a second each).
+		{"end tags of a formatting element far down the stack", "<a href=/x>" + strings.Repeat("<div>", 50000) + strings.Repeat("</a>x", 10000), strings.Repeat("x", 10000) + "\n"},
 		{"unterminated comment", "<p>a<!-- never closed <a href=/x>x</a>", "a\n"},
 		{"NULs everywhere", "<p>\x00a\x00</p>\x00<a\x00 href=/y>y</a>", "a\ny\n"},
 	}

@@ -321,6 +321,27 @@ func (b *builder) indexOf(n *node) int {
 	return -1
 }
 
+// indexWithin is indexOf for a node looked for among the top max entries
+// of the stack: beyondReach if it is on the stack below them.
+func (b *builder) indexWithin(n *node, max int) int {
+	if !n.onStack {
+		return -1
+	}
+	for i := len(b.oe) - 1; i >= 0 && i >= len(b.oe)-max; i-- {
+		if b.oe[i] == n {
+			return i
+		}
+	}
+	return beyondReach
+}
+
+const beyondReach = -2
+
+// maxAdoptionReach bounds how many open elements the adoption agency
+// reorders above its formatting element (its cost grows with them): the
+// depth html.Parse itself refuses, so no document it parses can tell.
+const maxAdoptionReach = 512
+
 // removeFromStack takes n off the stack wherever it is.
 func (b *builder) removeFromStack(n *node) {
 	i := b.indexOf(n)
