@@ -77,6 +77,10 @@ func (b *builder) adoptionAgency(tagAtom a.Atom, tagName string) {
 			return
 		}
 		b.adopted++
+		// The entries from fe up are reordered: out of the stack's index
+		// until the run ends (what it looks up meanwhile is near the top).
+		b.dx.held = true
+		b.suspendIndex(feIndex)
 		fe.pinned++
 		fb.pinned++
 		ca := b.oe[feIndex-1]
@@ -154,6 +158,8 @@ func (b *builder) adoptionAgency(tagAtom a.Atom, tagName string) {
 		fb.scope = b.core.Rescope(fb.parent.scope, fb.scope)
 		b.startClone(feClone, fb)
 		b.refresh(b.indexOf(ca) + 1)
+		b.dx.held = false
+		b.resumeIndex()
 
 		for _, n := range []*node{fe, fb, ca} {
 			n.pinned--

@@ -41,6 +41,18 @@ func TestHostileInputs(t *testing.T) {
 		// elements above it: every run moved it up one level and rescoped
 		// all of them (a second each).
 		{"end tags of a formatting element far down the stack", "<a href=/x>" + strings.Repeat("<div>", 50000) + strings.Repeat("</a>x", 10000), strings.Repeat("x", 10000) + "\n"},
+		// Searches of the stack that end far down it, repeated: each walked
+		// the 50,000 elements above the answer (10,000 times: seconds to
+		// minutes) before the stack's index (deepstack.go).
+		{"end tags matching nothing under deep spans", "<div>" + strings.Repeat("<span>", 50000) + strings.Repeat("</x>", 10000) + "z", "z\n"},
+		{"end tags matching nothing under deep SVG", "<svg>" + strings.Repeat("<g>", 50000) + strings.Repeat("</x>", 10000) + "z", "z\n"},
+		{"end tags matching nothing under deep MathML", "<math>" + strings.Repeat("<mi>", 50000) + strings.Repeat("</x>", 10000) + "z", "z\n"},
+		{"</html> with the body far down", "<div>" + strings.Repeat("<span>", 50000) + strings.Repeat("</html>x", 5000), strings.Repeat("x", 5000) + "\n"},
+		{"</body> with the body far down", "<div>" + strings.Repeat("<span>", 50000) + strings.Repeat("</body>", 10000) + "z", "z\n"},
+		{"<rt> with the ruby far down", "<ruby>" + strings.Repeat("<span>", 50000) + strings.Repeat("<rt>", 10000) + "z", "z\n"},
+		{"<option> with the select far down", "<select><option>" + strings.Repeat("<span>", 50000) + strings.Repeat("<option>", 10000) + "z", "z\n"},
+		{"tables resetting the mode far down", "<div>" + strings.Repeat("<span>", 50000) + strings.Repeat("<table></table>", 3000) + "z", "z\n"},
+		{"list items over deep divs", "<ul><li><section>" + strings.Repeat("<div>", 50000) + strings.Repeat("<li></li>", 10000) + "z", "z\n"},
 		{"unterminated comment", "<p>a<!-- never closed <a href=/x>x</a>", "a\n"},
 		{"NULs everywhere", "<p>\x00a\x00</p>\x00<a\x00 href=/y>y</a>", "a\ny\n"},
 	}

@@ -58,7 +58,13 @@ func (b *builder) parseCurrentToken() {
 func (b *builder) setOriginalIM() { b.originalIM = b.im }
 
 func (b *builder) resetInsertionMode() {
-	for i := len(b.oe) - 1; i >= 0; i-- {
+	start := len(b.oe) - 1
+	if b.deep() {
+		if start = b.stopBelow(stopMode); start < 0 {
+			start = b.dx.from - 1
+		}
+	}
+	for i := start; i >= 0; i-- {
 		n := b.oe[i]
 		last := i == 0
 		switch n.atom {
@@ -397,7 +403,7 @@ func inBodyIM(b *builder) bool {
 			}
 		case a.Li:
 			b.framesetOK = false
-			for i := len(b.oe) - 1; i >= 0; i-- {
+			for i := b.listItemSearchStart(a.Li, a.Li); i >= 0; i-- {
 				n := b.oe[i]
 				switch n.atom {
 				case a.Li:
@@ -415,7 +421,7 @@ func inBodyIM(b *builder) bool {
 			b.addElement()
 		case a.Dd, a.Dt:
 			b.framesetOK = false
-			for i := len(b.oe) - 1; i >= 0; i-- {
+			for i := b.listItemSearchStart(a.Dd, a.Dt); i >= 0; i-- {
 				n := b.oe[i]
 				switch n.atom {
 				case a.Dd, a.Dt:
@@ -665,9 +671,36 @@ func inBodyIM(b *builder) bool {
 	return true
 }
 
+// listItemSearchStart is where the search for an open list item (x or y)
+// that a new one closes starts: the top, the item itself, or none (-1)
+// when the stack's index knows the answer.
+func (b *builder) listItemSearchStart(x, y a.Atom) int {
+	if !b.deep() {
+		return len(b.oe) - 1
+	}
+	m := max(b.topmostAtom(x), b.topmostAtom(y))
+	if r := deepSearch(m, b.stopBelow(stopListItem)); r != walkBelow {
+		return r // the loop stops there, at the item or at the stop
+	}
+	return b.dx.from - 1
+}
+
 // endTagOther is "any other end tag" in body.
 func (b *builder) endTagOther(x a.Atom, name string) {
-	for i := len(b.oe) - 1; i >= 0; i-- {
+	start := len(b.oe) - 1
+	if b.deep() {
+		r := deepSearch(b.topmostNamed(nsHTML, name), b.stopBelow(stopSpecial))
+		switch r {
+		case walkBelow:
+			start = b.dx.from - 1
+		case -1:
+			return
+		default:
+			b.popTo(r)
+			return
+		}
+	}
+	for i := start; i >= 0; i-- {
 		n := b.oe[i]
 		if n.ns == nsHTML && n.atom == x && (x != 0 || n.name == name) {
 			b.popTo(i)
@@ -1272,7 +1305,22 @@ func parseForeignContent(b *builder) bool {
 			b.pop()
 			return true
 		}
-		for i := len(b.oe) - 1; i >= 0; i-- {
+		start := len(b.oe) - 1
+		if b.deep() {
+			// The search looks at the foreign elements above the nearest
+			// HTML element.
+			m := max(b.topmostNamed(nsSVG, b.tok.name), b.topmostNamed(nsMath, b.tok.name))
+			h := b.stopBelow(stopHTML)
+			if m > h {
+				b.popTo(m)
+				return true
+			}
+			if h >= 0 || b.dx.from == 0 || b.oe[b.dx.from-1].ns == nsHTML {
+				return b.im(b)
+			}
+			start = b.dx.from - 1
+		}
+		for i := start; i >= 0; i-- {
 			if b.oe[i].name == b.tok.name {
 				b.popTo(i)
 				return true

@@ -49,12 +49,16 @@ func oracleOpts() filter.Options {
 
 // streamRun runs the product path over src.
 func streamRun(t testing.TB, src []byte) (outputs, *builder) {
+	return streamRunOpts(t, src, Options{Charset: "utf-8"})
+}
+
+func streamRunOpts(t testing.TB, src []byte, opts Options) (outputs, *builder) {
 	text, snip, links, out := collect()
 	c, err := filter.NewCore(oracleOpts(), out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := run(bytes.NewReader(src), c, Options{Charset: "utf-8"})
+	b, err := run(bytes.NewReader(src), c, opts)
 	if err != nil {
 		t.Fatalf("stream: %v", err)
 	}
@@ -206,6 +210,11 @@ func compareWithOracle(t testing.TB, src []byte) (verdict, string) {
 		return skipped, ""
 	}
 	got, b := streamRun(t, src)
+	// The same with the stack's index (deepstack.go) from the second
+	// entry up, so its searches are the ones compared with the tree.
+	if indexed, _ := streamRunOpts(t, src, Options{Charset: "utf-8", deepFrom: 1}); indexed != got {
+		return disagree, "with the stack indexed from depth 1: " + describeDiff(indexed, got)
+	}
 	if got == want {
 		return agree, ""
 	}

@@ -20,6 +20,12 @@ type Options struct {
 	MaxTokenSize int    // 0: filter.DefaultMaxTokenSize
 	Charset      string // a label that overrides detection ("" to detect)
 	ContentType  string // an HTTP Content-Type, for its charset parameter
+
+	// deepFrom is where the stack's index starts (deepstack.go), 0 for
+	// defaultDeepFrom; tests set it low to run the index on every page.
+	deepFrom int
+	// afterToken, when set, sees the builder after each token (tests).
+	afterToken func(*builder)
 }
 
 // Run reads an HTML document once and feeds the core. It never fails on
@@ -58,7 +64,12 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		core.Archive(in.bom, true)
 		z.pos = z.pos.Advance(in.bom)
 	}
-	b := newBuilder(core, z, maxDepth)
+	deepFrom := opts.deepFrom
+	if deepFrom <= 0 {
+		deepFrom = defaultDeepFrom
+	}
+	b := newBuilder(core, z, maxDepth, deepFrom)
+	b.afterToken = opts.afterToken != nil
 	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, archive: core.WantsArchive(), pendingEnd: -1}
 	d.utf8 = d.dec == nil && d.fallback == nil
 	if d.archive {
@@ -89,10 +100,15 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 			return b, &filter.PosError{Pos: pos, Err: fmt.Errorf("reading: %w", z.Err())}
 		}
 		d.token(tt)
-		if b.depthErr {
-			pos := z.Pos()
-			d.eof()
-			return b, filter.LimitError(pos, filter.ErrTooDeep, maxDepth)
+		if b.afterToken {
+			if opts.afterToken != nil {
+				opts.afterToken(b)
+			}
+			if b.depthErr {
+				pos := z.Pos()
+				d.eof()
+				return b, filter.LimitError(pos, filter.ErrTooDeep, maxDepth)
+			}
 		}
 	}
 }

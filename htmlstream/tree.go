@@ -38,6 +38,11 @@ type nodeState struct {
 	layout      filter.Layout
 	pos         filter.Pos
 	fmtKey      uint64 // formatting elements: identity of the attributes (Noah's Ark)
+
+	// Set while the node is in the deep part of the stack (deepstack.go).
+	idx       int32             // its depth
+	sameBelow *node             // the next entry down with the same name
+	stops     [nStopKinds]int32 // the depth of the nearest stop of each kind
 }
 
 // savedAttrs is what cloning a formatting element needs of its attributes.
@@ -124,8 +129,12 @@ type builder struct {
 	allocated int // nodes ever made; all are back on free after EOF
 	maxDepth  int
 	depthErr  bool
-	links     bool // links are wanted: keep href/rel of <a> for clones
-	archive   bool // the archive copy is wanted: note where text lands
+	// afterToken: the driver has something to do after the token (the
+	// depth limit is exceeded, or a test looks at every step); one test
+	// per token for both.
+	afterToken bool
+	links      bool // links are wanted: keep href/rel of <a> for clones
+	archive    bool // the archive copy is wanted: note where text lands
 
 	// What the current token did, for the archive copy.
 	tokNode   *node        // the element created for the token itself
@@ -155,11 +164,13 @@ type builder struct {
 	openCount   [80]int32   // open HTML elements per scopeTracked slot
 	afeKeys     alikeCounts // active formatting elements alike (Noah's Ark)
 	openForeign int32       // open SVG and MathML elements
+	dx          deepIndex   // the stack above deepIndex.from
 }
 
-func newBuilder(core *filter.Core, z *tokenizer, maxDepth int) *builder {
+func newBuilder(core *filter.Core, z *tokenizer, maxDepth, deepFrom int) *builder {
 	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth,
 		links: core.WantsLinks(), archive: core.WantsArchive()}
+	b.dx.from, b.dx.indexed, b.dx.last = deepFrom, deepFrom, noneIndexed
 	b.doc = &node{nodeState: nodeState{name: "#document", open: 1, scope: core.Root()}}
 	b.im = initialIM
 	return b
@@ -283,15 +294,22 @@ func (b *builder) push(n *node) {
 	b.countOpen(n, 1)
 	n.open++
 	b.oe = append(b.oe, n)
+	if len(b.oe)-1 == b.dx.indexed {
+		b.indexTop()
+	}
 	if b.maxDepth > 0 && len(b.oe) > b.maxDepth {
-		b.depthErr = true
+		b.depthErr, b.afterToken = true, true
 	}
 }
 
 // pop removes the current node from the stack.
 func (b *builder) pop() *node {
-	n := b.oe[len(b.oe)-1]
-	b.oe = b.oe[:len(b.oe)-1]
+	p := len(b.oe) - 1
+	n := b.oe[p]
+	if p == b.dx.last {
+		b.unindexTop()
+	}
+	b.oe = b.oe[:p]
 	n.onStack = false
 	b.countOpen(n, -1)
 	b.decOpen(n)
@@ -313,7 +331,14 @@ func (b *builder) indexOf(n *node) int {
 	if !n.onStack {
 		return -1
 	}
-	for i := len(b.oe) - 1; i >= 0; i-- {
+	start := len(b.oe) - 1
+	if b.deep() {
+		if i := int(n.idx); i >= b.dx.from && i < len(b.oe) && b.oe[i] == n {
+			return i
+		}
+		start = b.dx.from - 1 // it is below the indexed part
+	}
+	for i := start; i >= 0; i-- {
 		if b.oe[i] == n {
 			return i
 		}
@@ -348,8 +373,13 @@ func (b *builder) removeFromStack(n *node) {
 	if i < 0 {
 		return
 	}
+	b.suspendIndex(i)
 	copy(b.oe[i:], b.oe[i+1:])
+	b.oe[len(b.oe)-1] = nil
 	b.oe = b.oe[:len(b.oe)-1]
+	if !b.dx.held {
+		b.resumeIndex()
+	}
 	n.onStack = false
 	b.countOpen(n, -1)
 	b.decOpen(n)
@@ -503,7 +533,19 @@ func (b *builder) indexOfElementInScope(s scopeKind, match ...a.Atom) int {
 	if !b.mayBeOpen(match) {
 		return -1
 	}
-	for i := len(b.oe) - 1; i >= 0; i-- {
+	start := len(b.oe) - 1
+	if b.deep() && s <= tableScope {
+		k := scopeStops[s]
+		m := -1
+		for _, t := range match {
+			m = max(m, b.topmostNamed(nsHTML, t.String()))
+		}
+		if r := deepSearch(m, b.stopBelow(k)); r != walkBelow {
+			return r
+		}
+		start = b.dx.from - 1
+	}
+	for i := start; i >= 0; i-- {
 		n := b.oe[i]
 		if n.ns == nsHTML {
 			for _, t := range match {
@@ -534,6 +576,11 @@ func (b *builder) indexOfElementInScope(s scopeKind, match ...a.Atom) int {
 		}
 	}
 	return -1
+}
+
+// scopeStops are the stop kinds of the scope searches (deepstack.go).
+var scopeStops = [...]stopKind{
+	defaultScope: stopDefault, listItemScope: stopList, buttonScope: stopButton, tableScope: stopTable,
 }
 
 func (b *builder) elementInScope(s scopeKind, match ...a.Atom) bool {
@@ -603,29 +650,22 @@ func (b *builder) shouldFosterParent() bool {
 // fosterTarget is where foster-parented content lands: before the last
 // table, so in the table's parent.
 func (b *builder) fosterTarget() *node {
-	i, j := -1, -1
-	for k := len(b.oe) - 1; k >= 0; k-- {
-		if b.oe[k].atom == a.Table {
-			i = k
-			break
+	// The last template if it is above the last table, else the table's
+	// parent: whichever of the two comes first from the top. Content is
+	// fostered with a table-like element on top, so that is a few entries
+	// down (the adoption agency asks with at most maxAdoptionReach above).
+	for i := len(b.oe) - 1; i >= 0; i-- {
+		switch n := b.oe[i]; n.atom {
+		case a.Template:
+			return n
+		case a.Table:
+			if n.parent != nil {
+				return n.parent
+			}
+			return b.oe[i-1]
 		}
 	}
-	for k := len(b.oe) - 1; k >= 0; k-- {
-		if b.oe[k].atom == a.Template {
-			j = k
-			break
-		}
-	}
-	if j != -1 && (i == -1 || j > i) {
-		return b.oe[j]
-	}
-	if i == -1 {
-		return b.oe[0]
-	}
-	if p := b.oe[i].parent; p != nil {
-		return p
-	}
-	return b.oe[i-1]
+	return b.oe[0]
 }
 
 func (b *builder) insertionTarget() *node {

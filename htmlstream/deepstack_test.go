@@ -1,0 +1,137 @@
+package htmlstream
+
+import (
+	"bytes"
+	"hash/maphash"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/robofilter/robofilter/filter"
+)
+
+var traceSeed = maphash.MakeSeed()
+
+// stackTrace runs src with the stack's index starting at deepFrom and
+// returns, for every token, a hash of the stack of open elements, the list
+// of active formatting elements and the insertion mode: the state every
+// search of the stack decides.
+func stackTrace(t testing.TB, src []byte, deepFrom int) []uint64 {
+	t.Helper()
+	c, err := filter.NewCore(filter.Options{}, filter.Outputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trace []uint64
+	opts := Options{Charset: "utf-8", deepFrom: deepFrom, afterToken: func(b *builder) {
+		var h maphash.Hash
+		h.SetSeed(traceSeed)
+		for _, n := range b.oe {
+			h.WriteByte(n.ns)
+			h.WriteString(n.name)
+			h.WriteByte('/')
+		}
+		h.WriteByte('|')
+		for _, n := range b.afe {
+			h.WriteString(n.name)
+			h.WriteByte('/')
+		}
+		trace = append(trace, h.Sum64()^uint64(reflect.ValueOf(b.im).Pointer()))
+	}}
+	if _, err := run(bytes.NewReader(src), c, opts); err != nil {
+		t.Fatal(err)
+	}
+	c.Finish()
+	return trace
+}
+
+// firstDifference is the first token after which two traces differ, or -1.
+func firstDifference(want, got []uint64) int {
+	for i := range min(len(want), len(got)) {
+		if want[i] != got[i] {
+			return i
+		}
+	}
+	if len(want) != len(got) {
+		return min(len(want), len(got))
+	}
+	return -1
+}
+
+// soupTags are the tags whose handling searches the stack.
+var soupTags = []string{
+	"<div>", "</div>", "<span>", "</span>", "<p>", "</p>", "<li>", "</li>", "<ul>", "</ul>", "<ol>",
+	"<dd>", "<dt>", "<dl>", "</dl>", "<address>", "<section>", "</section>", "<button>", "</button>",
+	"<table>", "</table>", "<tr>", "</tr>", "<td>", "</td>", "<th>", "<tbody>", "</tbody>", "<caption>",
+	"</caption>", "<colgroup>", "<col>", "<template>", "</template>", "<select>", "</select>",
+	"<option>", "<optgroup>", "<b>", "</b>", "<i>", "</i>", "<a href=/x>", "</a>", "<nobr>", "</nobr>",
+	"<svg>", "</svg>", "<g>", "</g>", "<foreignObject>", "</foreignObject>", "<desc>", "<math>",
+	"</math>", "<mi>", "</mi>", "<mo>", "<annotation-xml encoding=text/html>", "<ruby>", "<rt>",
+	"<rp>", "</ruby>", "<h1>", "</h1>", "<h2>", "</h2>", "<form>", "</form>", "<object>", "</object>",
+	"<applet>", "<marquee>", "</marquee>", "<x-y>", "</x-y>", "<x>", "</x>", "</html>", "</body>",
+	"<body>", "<html>", "<frameset>", "<head>", "</head>", "<br>", "</br>", "<image>", "<input>",
+	"<font color=red>", "</font>", "<pre>", "<listing>", "<textarea>", "</textarea>", "<title>",
+	"</title>", "<style>", "</style>", "<noscript>", "</noscript>", "<iframe>", "</iframe>", "w ",
+}
+
+// tagSoup makes a random document of soupTags with runs of nesting, so
+// that searches cross many entries.
+func tagSoup(rng *rand.Rand, n int) []byte {
+	var sb strings.Builder
+	for i := 0; i < n; i++ {
+		tag := soupTags[rng.Intn(len(soupTags))]
+		reps := 1
+		if rng.Intn(8) == 0 {
+			reps = 1 + rng.Intn(40)
+		}
+		for range reps {
+			sb.WriteString(tag)
+		}
+	}
+	return []byte(sb.String())
+}
+
+// The index must not change a single step of tree construction: the
+// stack, the formatting list and the mode after every token are the same
+// as with every search walking the stack, whatever depth it starts at.
+func TestStackIndexChangesNoStep(t *testing.T) {
+	var inputs [][]byte
+	rng := rand.New(rand.NewSource(11))
+	for range 400 {
+		inputs = append(inputs, tagSoup(rng, 20+rng.Intn(300)))
+	}
+	for _, tag := range []string{"<span>", "<div>", "<svg><g>", "<math><mi>", "<b>", "<table><tr><td>", "<ul><li>", "<x>"} {
+		for _, end := range []string{"</x>", "</html>x", "</body>", "<rt>", "<li></li>", "<dd>", "<table></table>", "</svg>", "</g>", "</mi>", "<option>", "</a>x", "<p>x</p>"} {
+			inputs = append(inputs, []byte("<ruby><select><option><ul><li><section><a>"+strings.Repeat(tag, 300)+strings.Repeat(end, 20)))
+		}
+	}
+	if dir := filepath.Join("..", "..", "shared"); dirExists(dir) {
+		for _, in := range html5libInputs(t) {
+			inputs = append(inputs, []byte(in))
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "corpus", "html", "*.html"))
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs = append(inputs, stripBOM(src))
+		}
+	}
+	for i, in := range inputs {
+		want := stackTrace(t, in, 1<<30) // no index: every search walks
+		for _, from := range []int{1, 2, 5, 17} {
+			if k := firstDifference(want, stackTrace(t, in, from)); k >= 0 {
+				t.Fatalf("input %d, index from depth %d: the state differs after token %d\n%q", i, from, k, clipLines(string(in)))
+			}
+		}
+	}
+}
+
+func dirExists(dir string) bool {
+	_, err := os.Stat(dir)
+	return err == nil
+}
