@@ -135,3 +135,24 @@ func dirExists(dir string) bool {
 	_, err := os.Stat(dir)
 	return err == nil
 }
+
+// FuzzStackIndex: on any input, the index from a low depth changes no step
+// of tree construction.
+func FuzzStackIndex(f *testing.F) {
+	rng := rand.New(rand.NewSource(3))
+	for range 20 {
+		f.Add(tagSoup(rng, 60))
+	}
+	f.Add([]byte("<svg>" + strings.Repeat("<g>", 40) + "</x></g></svg>"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 1<<16 {
+			return
+		}
+		want := stackTrace(t, src, 1<<30)
+		for _, from := range []int{1, 3} {
+			if k := firstDifference(want, stackTrace(t, src, from)); k >= 0 {
+				t.Fatalf("index from depth %d: the state differs after token %d", from, k)
+			}
+		}
+	})
+}
