@@ -22,13 +22,37 @@ type Directives struct {
 	NoImageIndex     bool   `json:"noimageindex,omitempty"`
 	NoTranslate      bool   `json:"notranslate,omitempty"`
 	IndexIfEmbedded  bool   `json:"indexifembedded,omitempty"`
-	// Other holds tokens no engine we know defines, as written.
-	Other []string `json:"other,omitempty"`
+	// Other holds tokens no engine we know defines, as written: the first
+	// MaxListed of them (and MaxListedBytes of their text); OtherDropped
+	// counts the rest.
+	Other        []string `json:"other,omitempty"`
+	OtherDropped int      `json:"other_dropped,omitempty"`
 
-	// Sources says where every rule came from, in the order seen.
-	Sources []DirectiveSource `json:"sources,omitempty"`
+	// Sources says where the rules came from, in the order seen: the first
+	// MaxListed sources (and MaxListedBytes of their values);
+	// SourcesDropped counts the rest. The rules of every source apply,
+	// listed or not.
+	Sources        []DirectiveSource `json:"sources,omitempty"`
+	SourcesDropped int               `json:"sources_dropped,omitempty"`
 
-	positive map[string]bool // index, follow, archive, all: kept to spot conflicts
+	positive    map[string]bool // index, follow, archive, all: kept to spot conflicts
+	sourceBytes int             // of the listed Sources' values
+	otherBytes  int             // of the listed Other tokens
+}
+
+// What Directives list (Sources, Other) is bounded, so that a page of
+// repeated robots META tags takes no more memory than one: past these
+// bounds a source or token still counts for the rules but is not listed.
+const (
+	MaxListed      = 100     // entries of Sources, and of Other
+	MaxListedBytes = 1 << 20 // bytes of the Sources' values, and of the Other tokens
+)
+
+// listed reports whether a list of n entries holding size bytes takes one
+// more of add bytes; once one entry was dropped, every later one is, so
+// that what is listed is always the first ones.
+func listed(n, size, add, dropped int) bool {
+	return dropped == 0 && n < MaxListed && size+add <= MaxListedBytes
 }
 
 // DirectiveSource is one robots META tag, X-Robots-Tag value or robots PI.
@@ -202,15 +226,40 @@ func AgentMatches(name, agent string) bool {
 
 // Add applies directives from one source. It returns a warning text for each
 // conflict it resolved (always to the more restrictive rule).
+// Sources and Other past their bounds are counted, not listed, with a
+// warning the first time.
 func (d *Directives) Add(src DirectiveSource, ds []Directive) []string {
-	d.Sources = append(d.Sources, src)
 	var warns []string
+	if listed(len(d.Sources), d.sourceBytes, len(src.Value), d.SourcesDropped) {
+		d.Sources = append(d.Sources, src)
+		d.sourceBytes += len(src.Value)
+	} else if d.SourcesDropped++; d.SourcesDropped == 1 {
+		warns = append(warns, fmt.Sprintf("more than %d robots directive sources (or %d bytes of their values): this one and later ones are not listed; their rules still apply", MaxListed, MaxListedBytes))
+	}
+	otherDropped := d.OtherDropped
 	for _, x := range ds {
 		if w := d.add(x); w != "" {
 			warns = append(warns, w)
 		}
 	}
+	if otherDropped == 0 && d.OtherDropped > 0 {
+		warns = append(warns, fmt.Sprintf("more than %d unknown robots directives (or %d bytes of them): this one and later ones are not listed", MaxListed, MaxListedBytes))
+	}
 	return warns
+}
+
+// other lists a token no engine we know defines.
+func (d *Directives) other(x Directive) {
+	size := len(x.Name) // of x.String(), which a dropped token need not make
+	if x.Value != "" {
+		size += 1 + len(x.Value)
+	}
+	if !listed(len(d.Other), d.otherBytes, size, d.OtherDropped) {
+		d.OtherDropped++
+		return
+	}
+	d.Other = append(d.Other, x.String())
+	d.otherBytes += size
 }
 
 func (d *Directives) add(x Directive) string {
@@ -248,7 +297,7 @@ func (d *Directives) add(x Directive) string {
 	case "max-image-preview":
 		v := asciiLower(x.Value)
 		if imagePreviewRank(v) < 0 {
-			d.Other = append(d.Other, x.String())
+			d.other(x)
 			return fmt.Sprintf("max-image-preview value %q is not none, standard or large; ignored", x.Value)
 		}
 		if d.MaxImagePreview != "" && d.MaxImagePreview != v {
@@ -270,7 +319,7 @@ func (d *Directives) add(x Directive) string {
 	case "indexifembedded":
 		d.IndexIfEmbedded = true
 	default:
-		d.Other = append(d.Other, x.String())
+		d.other(x)
 	}
 	return ""
 }
@@ -281,7 +330,7 @@ func (d *Directives) add(x Directive) string {
 func (d *Directives) limit(cur **int, x Directive) (n int, warning string, ok bool) {
 	n, err := strconv.Atoi(x.Value)
 	if err != nil {
-		d.Other = append(d.Other, x.String())
+		d.other(x)
 		return 0, fmt.Sprintf("%s value %q is not a number; ignored", x.Name, x.Value), false
 	}
 	if *cur != nil && **cur != n {

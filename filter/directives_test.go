@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -140,5 +141,65 @@ func TestPreviewConflictsResolveToTheSmallerWithAWarning(t *testing.T) {
 	var d Directives
 	if warns := d.Add(DirectiveSource{}, ParseDirectives("max-image-preview:large, max-image-preview:Large")); len(warns) != 0 {
 		t.Errorf("the same value twice: %q", warns)
+	}
+}
+
+// A page of repeated robots META tags must not take memory by the tag:
+// Sources and Other list the first MaxListed entries and count the rest,
+// with one warning each when the bound is first passed, while the rules
+// of every tag still apply.
+func TestDirectiveSourcesAndOtherAreBoundedButEveryRuleApplies(t *testing.T) {
+	c, err := NewCore(Options{}, Outputs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 3 * MaxListed
+	for i := 0; i < n; i++ {
+		c.Meta([]byte("robots"), []byte(fmt.Sprintf("noindex, unknown%d", i)), Pos{Line: 1, Col: 1 + 40*i}, true)
+	}
+	c.Meta([]byte("robots"), []byte("nofollow, max-snippet:0"), Pos{Line: 2, Col: 1}, true)
+	res, err := c.Finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Directives
+	if !d.NoIndex || !d.NoFollow || !d.NoSnippet || d.MaxSnippet == nil || *d.MaxSnippet != 0 {
+		t.Errorf("the rules of the tags past the bound are lost: %+v", d)
+	}
+	if len(d.Sources) != MaxListed || d.SourcesDropped != n+1-MaxListed {
+		t.Errorf("%d sources listed, %d dropped; want %d and %d", len(d.Sources), d.SourcesDropped, MaxListed, n+1-MaxListed)
+	}
+	if last := d.Sources[MaxListed-1]; last.Value != fmt.Sprintf("noindex, unknown%d", MaxListed-1) || last.Col != 1+40*(MaxListed-1) {
+		t.Errorf("the last source listed is %+v, want the %dth tag", last, MaxListed)
+	}
+	if len(d.Other) != MaxListed || d.Other[0] != "unknown0" || d.OtherDropped != n-MaxListed {
+		t.Errorf("%d other tokens listed (first %q), %d dropped; want %d from unknown0 and %d", len(d.Other), d.Other[0], d.OtherDropped, MaxListed, n-MaxListed)
+	}
+	var notListed []string
+	for _, w := range res.Warnings {
+		if strings.Contains(w.Message, "not listed") {
+			notListed = append(notListed, fmt.Sprintf("%d:%d %s", w.Line, w.Col, w.Message))
+		}
+	}
+	if len(notListed) != 2 || !strings.Contains(notListed[0], "sources") || !strings.Contains(notListed[1], "unknown robots directives") ||
+		!strings.HasPrefix(notListed[0], fmt.Sprintf("1:%d ", 1+40*MaxListed)) {
+		t.Errorf("warnings about what is not listed: %q; want one for the sources and one for the other tokens, at tag %d", notListed, MaxListed+1)
+	}
+}
+
+// The values listed are bounded in bytes too: a value that would pass
+// MaxListedBytes is not listed, and neither is any later one, so that
+// what is listed is always the first sources.
+func TestDirectiveSourcesListedUpToTheByteBound(t *testing.T) {
+	var d Directives
+	d.Add(DirectiveSource{Value: "noarchive"}, ParseDirectives("noarchive"))
+	big := "noindex," + strings.Repeat(" ", MaxListedBytes)
+	warns := d.Add(DirectiveSource{Value: big}, ParseDirectives(big))
+	d.Add(DirectiveSource{Value: "nofollow"}, ParseDirectives("nofollow"))
+	if len(d.Sources) != 1 || d.SourcesDropped != 2 || len(warns) != 1 {
+		t.Errorf("%d listed, %d dropped, warnings %q; want 1, 2 and one warning", len(d.Sources), d.SourcesDropped, warns)
+	}
+	if !d.NoArchive || !d.NoIndex || !d.NoFollow {
+		t.Errorf("rules lost: %+v", d)
 	}
 }

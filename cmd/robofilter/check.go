@@ -108,6 +108,9 @@ func writeReport(w io.Writer, name string, res *robofilter.Result, regions []fil
 		}
 		fmt.Fprintf(w, "    %s %q %s\n", s.Origin, s.Value, where)
 	}
+	if d.SourcesDropped > 0 {
+		fmt.Fprintf(w, "    and %d more sources, not listed\n", d.SourcesDropped)
+	}
 	fmt.Fprintf(w, "  regions: %d\n", len(regions))
 	for _, r := range regions {
 		off, on := r.Switches()
@@ -177,6 +180,9 @@ func docSummary(d *filter.Directives) string {
 		}
 	}
 	parts = append(parts, d.Other...)
+	if d.OtherDropped > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more unknown directives", d.OtherDropped))
+	}
 	return strings.Join(parts, ", ")
 }
 

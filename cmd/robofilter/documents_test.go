@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/robofilter/robofilter/filter"
 )
 
 // runCLI runs the app in-process and returns stdout, stderr and the status.
@@ -330,5 +332,37 @@ func TestRecordsErrorHasLineAndColumn(t *testing.T) {
 		if want := "robofilter: -:4:41: error: not well-formed XML: illegal character code U+0001\n"; errOut != want {
 			t.Errorf("%s: stderr %q, want %q", cmd, errOut, want)
 		}
+	}
+}
+
+// The document record lists the first filter.MaxListed robots META tags
+// and says how many more there were; the check report does too.
+func TestDocumentRecordCountsTheSourcesNotListed(t *testing.T) {
+	page := strings.Repeat(`<meta name=robots content="noindex, x">`, filter.MaxListed+50) + `<meta name=robots content=nofollow><p>t`
+	out, _, code := runCLI(t, page, "text", "--format", "jsonl")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	var doc struct {
+		Directives struct {
+			NoIndex        bool              `json:"noindex"`
+			NoFollow       bool              `json:"nofollow"`
+			Sources        []json.RawMessage `json:"sources"`
+			SourcesDropped int               `json:"sources_dropped"`
+			Other          []string          `json:"other"`
+			OtherDropped   int               `json:"other_dropped"`
+		} `json:"directives"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	d := doc.Directives
+	if !d.NoIndex || !d.NoFollow || len(d.Sources) != filter.MaxListed || d.SourcesDropped != 51 || len(d.Other) != filter.MaxListed || d.OtherDropped != 50 {
+		t.Errorf("noindex %v nofollow %v, %d sources + %d dropped, %d other + %d dropped; want true true, %d + 51, %d + 50",
+			d.NoIndex, d.NoFollow, len(d.Sources), d.SourcesDropped, len(d.Other), d.OtherDropped, filter.MaxListed, filter.MaxListed)
+	}
+	out, _, _ = runCLI(t, page, "check")
+	if !strings.Contains(out, "\n    and 51 more sources, not listed\n") || !strings.Contains(out, "x, and 50 more unknown directives\n") {
+		t.Errorf("the report does not count what it does not list:\n%s", out)
 	}
 }
