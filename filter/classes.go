@@ -3,6 +3,7 @@ package filter
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -81,7 +82,28 @@ type classVerdict struct {
 	override Override
 	dialect  string // which dialect decided (for reports): "profile", "nocontent", "robotN"
 	warnings []string
-	unnamed  []int // robot numbers of per-robot classes no META has named
+	// unlisted counts the warnings about tokens past maxClassWarnings.
+	unlisted int
+	// unnamed are the robot numbers of per-robot classes no META has
+	// named: each once, and no more than the core warns about.
+	unnamed []int
+}
+
+// maxClassWarnings bounds the warnings about one element's class tokens
+// (unknown robots- classes, typographic quotes): one class attribute can
+// hold a million tokens. Past it they are counted, and one more warning
+// says how many.
+const maxClassWarnings = 10
+
+// warnToken reports whether a warning about one more class token is
+// listed; past maxClassWarnings it is counted instead, and not made (a
+// million tokens would make a million messages to drop).
+func (v *classVerdict) warnToken() bool {
+	if len(v.warnings) >= maxClassWarnings {
+		v.unlisted++
+		return false
+	}
+	return true
 }
 
 // profileSuffix maps a class suffix to the override it means.
@@ -151,7 +173,9 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (i
 		if f[0] >= utf8.RuneSelf || f[len(f)-1] >= utf8.RuneSelf {
 			if trimmed := bytes.Trim(f, curlyQuotes); len(trimmed) != len(f) {
 				tok = trimmed
-				v.warnings = append(v.warnings, fmt.Sprintf("class token %q has typographic quotes around it; read as %q", f, tok))
+				if v.warnToken() {
+					v.warnings = append(v.warnings, fmt.Sprintf("class token %q has typographic quotes around it; read as %q", clip(f, 80), clip(tok, 80)))
+				}
 			}
 		}
 		switch {
@@ -170,7 +194,9 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (i
 			}
 			o, ok := profileSuffix(suffix)
 			if !ok {
-				v.warnings = append(v.warnings, fmt.Sprintf("unknown Robot Exclusion Profile class %q ignored (a typo here leaks content)", tok))
+				if v.warnToken() {
+					v.warnings = append(v.warnings, fmt.Sprintf("unknown Robot Exclusion Profile class %q ignored (a typo here leaks content)", clip(tok, 80)))
+				}
 				continue
 			}
 			if dialects&DialectProfile == 0 || !profileOK {
@@ -191,14 +217,16 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (i
 			}
 			o, ok := profileSuffix(tok[dash+1:])
 			if !ok {
-				v.warnings = append(v.warnings, fmt.Sprintf("unknown per-robot class %q ignored", tok))
+				if v.warnToken() {
+					v.warnings = append(v.warnings, fmt.Sprintf("unknown per-robot class %q ignored", clip(tok, 80)))
+				}
 				continue
 			}
 			if dialects&DialectProfile == 0 || !profileOK || agentIsRobot == nil {
 				continue
 			}
 			if is, named := agentIsRobot(n); !is {
-				if !named {
+				if !named && len(v.unnamed) < maxWarnedRobots && !slices.Contains(v.unnamed, n) {
 					v.unnamed = append(v.unnamed, n)
 				}
 				continue
@@ -209,6 +237,9 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (i
 			haveSpecific = true
 			v.dialect = "robot" + strconv.Itoa(n)
 		}
+	}
+	if v.unlisted > 0 {
+		v.warnings = append(v.warnings, fmt.Sprintf("%d more warnings about this element's robots class tokens (unknown classes, typographic quotes), not listed", v.unlisted))
 	}
 	if genericConflict != 0 {
 		v.warnings = append(v.warnings, fmt.Sprintf("conflicting classes on one element (%s and its opposite); the \"no\" wins", genericConflict))

@@ -1,6 +1,10 @@
 package filter
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 func TestResolveClassesOverrides(t *testing.T) {
 	robot1 := func(n int) (is, named bool) { return n == 1, n <= 2 }
@@ -46,5 +50,41 @@ func TestUnnamedRobotsClassIsNoted(t *testing.T) {
 	v := resolveClasses([]byte("robots-noindex robot3-index robot1-index"), AllDialects, named, true)
 	if v.override != (Override{Off: NoIndex}) || len(v.warnings) != 0 || len(v.unnamed) != 1 || v.unnamed[0] != 3 {
 		t.Errorf("got %+v", v)
+	}
+}
+
+// One class attribute can hold a million robots- tokens: the warnings
+// about them are bounded per element (the first maxClassWarnings, then
+// one that counts the rest), each names its token clipped, and the robot
+// numbers of unnamed per-robot classes are noted once each, no more than
+// the core warns about. The classes that mean something still count.
+func TestClassWarningsAreBoundedPerElement(t *testing.T) {
+	var class strings.Builder
+	class.WriteString("robots-noindex ")
+	const n = 100_000
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&class, "robots-foo%d \u201drobots-nofollow\u201d robot%d-index robot7-index ", i, i)
+	}
+	class.WriteString("robots-" + strings.Repeat("x", 1<<20))
+	unnamed := func(n int) (is, named bool) { return false, false }
+	v := resolveClasses([]byte(class.String()), AllDialects, unnamed, true)
+	if v.override != (Override{Off: NoIndex | NoFollow}) {
+		t.Errorf("override %+v, want noindex and nofollow", v.override)
+	}
+	if len(v.warnings) != maxClassWarnings+1 {
+		t.Fatalf("%d warnings, want %d and one that counts the rest", len(v.warnings), maxClassWarnings)
+	}
+	if want := fmt.Sprintf("%d more warnings", 2*n+1-maxClassWarnings); !strings.HasPrefix(v.warnings[maxClassWarnings], want) {
+		t.Errorf("last warning %q, want it to start %q", v.warnings[maxClassWarnings], want)
+	}
+	if !strings.Contains(v.warnings[0], `"robots-foo0"`) || !strings.Contains(v.warnings[1], `read as "robots-nofollow"`) {
+		t.Errorf("first warnings %q", v.warnings[:2])
+	}
+	if len(v.unnamed) != maxWarnedRobots || v.unnamed[0] != 0 || v.unnamed[1] != 7 || v.unnamed[2] != 1 {
+		t.Errorf("%d unnamed robots noted (first %v), want %d, each once", len(v.unnamed), v.unnamed[:min(3, len(v.unnamed))], maxWarnedRobots)
+	}
+	long := resolveClasses([]byte("robots-"+strings.Repeat("x", 1<<20)), AllDialects, nil, true)
+	if len(long.warnings) != 1 || len(long.warnings[0]) > 200 {
+		t.Errorf("a 1 MiB unknown class gives warnings of %d bytes", len(long.warnings[0]))
 	}
 }

@@ -337,7 +337,7 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 		}
 		ov, dialect = v.override, v.dialect
 		if !ov.IsZero() && c.needsRegion(ov) {
-			marker = `class="` + clip(string(el.Class), 80) + `"`
+			marker = `class="` + clip(el.Class, 80) + `"`
 		}
 	}
 	if ov.On&NoIndex != 0 && el.Tag == "noindex" && c.dialects&DialectYandex != 0 {
@@ -1002,12 +1002,14 @@ func replaceInvalidUTF8(b []byte) []byte {
 	return out
 }
 
-func clip(s string, n int) string {
+// clip returns s, or its first n bytes (cut between characters) and an
+// ellipsis; a long []byte is not copied whole to be clipped.
+func clip[S ~string | ~[]byte](s S, n int) string {
 	if len(s) <= n {
-		return s
+		return string(s)
 	}
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
-	return s[:n] + "…"
+	return string(s[:n]) + "…"
 }

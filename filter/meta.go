@@ -21,7 +21,7 @@ func (c *Core) Meta(name, content []byte, pos Pos, obey bool) []Directive {
 	case strings.HasPrefix(n, "robotexclusion.robotname"):
 		num, err := strconv.Atoi(n[len("robotexclusion.robotname"):])
 		if err != nil || num < 0 {
-			c.Warn(pos, "meta name %q: the robot number is not a number; ignored", name)
+			c.Warn(pos, "meta name %q: the robot number is not a number; ignored", clip(name, 80))
 			return nil
 		}
 		if c.robotNames == nil {
@@ -93,7 +93,7 @@ func (c *Core) HeadProfile(profile []byte) {
 	for _, f := range bytes.Fields(profile) {
 		u := strings.Trim(string(f), curlyQuotes+`"'`)
 		if strings.Trim(string(f), curlyQuotes) != string(f) {
-			c.Warn(c.position(), "head profile URI %q has typographic quotes around it; read as %q", clip(string(f), 80), clip(u, 80))
+			c.Warn(c.position(), "head profile URI %q has typographic quotes around it; read as %q", clip(f, 80), clip(u, 80))
 		}
 		if strings.HasSuffix(u, "robots-profile#") || strings.HasSuffix(u, "robots-profile") {
 			c.profileOK = true
