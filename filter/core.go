@@ -190,6 +190,21 @@ type Result struct {
 // sees all of them.
 const MaxWarnings = 1000
 
+// MaxWarningBytes bounds a warning's message: one that quotes a value of
+// the input whole (a class, a META content) is cut there, with an
+// ellipsis, so that warnings take no more than MaxWarnings times this.
+const MaxWarningBytes = 1 << 10
+
+// AddWarning keeps w, or counts it in WarningsDropped once MaxWarnings
+// are kept.
+func (r *Result) AddWarning(w Warning) {
+	if len(r.Warnings) < MaxWarnings {
+		r.Warnings = append(r.Warnings, w)
+	} else {
+		r.WarningsDropped++
+	}
+}
+
 // Core is one document's run. It is not safe for concurrent use.
 type Core struct {
 	opts      Options
@@ -299,15 +314,11 @@ func (c *Core) Root() Scope { return Scope{} }
 
 // Warn reports a problem in the input at pos.
 func (c *Core) Warn(pos Pos, format string, args ...any) {
-	w := Warning{Pos: pos, Line: pos.Line, Col: pos.Col, Message: fmt.Sprintf(format, args...)}
+	w := Warning{Pos: pos, Line: pos.Line, Col: pos.Col, Message: clip(fmt.Sprintf(format, args...), MaxWarningBytes)}
 	if c.out.Warning != nil {
 		c.out.Warning(w)
 	}
-	if len(c.res.Warnings) < MaxWarnings {
-		c.res.Warnings = append(c.res.Warnings, w)
-	} else {
-		c.res.WarningsDropped++
-	}
+	c.res.AddWarning(w)
 }
 
 // SetResultInfo records the charset and format the parser used.

@@ -2,6 +2,7 @@ package filter
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -60,6 +61,30 @@ func TestAdvanceInLineIsAdvanceWithoutLineEnds(t *testing.T) {
 			if got, want := start.AdvanceInLine(len(b)), start.Advance([]byte(b)); got != want {
 				t.Errorf("after %q, %q: %+v, want %+v", before, b, got, want)
 			}
+		}
+	}
+}
+
+// A warning's message is cut at MaxWarningBytes, between characters, for
+// the Warning output and the Result alike; the Result keeps MaxWarnings
+// of them and counts the rest.
+func TestWarningsAreCutAndCounted(t *testing.T) {
+	var seen []Warning
+	c, err := NewCore(Options{}, Outputs{Warning: func(w Warning) { seen = append(seen, w) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("é", MaxWarningBytes)
+	for i := 0; i < MaxWarnings+3; i++ {
+		c.Warn(Pos{Line: 1, Col: 1 + i}, "value %q", long)
+	}
+	res, _ := c.Finish()
+	if len(seen) != MaxWarnings+3 || len(res.Warnings) != MaxWarnings || res.WarningsDropped != 3 {
+		t.Fatalf("%d seen, %d kept, %d dropped", len(seen), len(res.Warnings), res.WarningsDropped)
+	}
+	for _, w := range []Warning{seen[0], res.Warnings[MaxWarnings-1]} {
+		if m := w.Message; len(m) > MaxWarningBytes+len("…") || !strings.HasPrefix(m, `value "éé`) || !strings.HasSuffix(m, "é…") {
+			t.Errorf("message of %d bytes: %q…%q", len(m), m[:12], m[len(m)-12:])
 		}
 	}
 }

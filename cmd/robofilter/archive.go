@@ -119,8 +119,8 @@ func runArchive(c *cli.Context) error {
 		return rc.runRecords(c, "archive")
 	}
 	asText := c.Bool("text")
-	return rc.forEachFile(c, func(name string, r io.Reader) error {
-		out := robofilter.Outputs{Warning: rc.warner(name)}
+	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) error {
+		out := robofilter.Outputs{Warning: warn}
 		var records *jsonlArchive
 		switch {
 		case asText && rc.jsonl:

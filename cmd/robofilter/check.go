@@ -36,11 +36,11 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return rc.forEachFile(c, func(name string, r io.Reader) error {
+	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) error {
 		var regions []filter.Region
 		var links []filter.Link
 		out := robofilter.Outputs{
-			Warning: rc.warner(name), // on stderr too, as every command's
+			Warning: warn, // on stderr too, as every command's
 			Region:  func(r filter.Region) error { regions = append(regions, r); return nil },
 			Link: func(l filter.Link) error {
 				if !l.Followed {
@@ -64,8 +64,8 @@ func runCheck(c *cli.Context) error {
 					}
 				}
 			}
-			res.Warnings = append(res.Warnings, w)
-			if warn := rc.warner(name); warn != nil {
+			res.AddWarning(w)
+			if warn != nil {
 				warn(w)
 			}
 		}

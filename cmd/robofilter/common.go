@@ -48,13 +48,15 @@ type recordRecord struct {
 	Archive  *string          `json:"archive,omitempty"` // archive: the entry's archive-safe HTML
 	Links    []filter.Link    `json:"links,omitempty"`   // links: the entry's links (followed, or all with --all)
 	Warnings []filter.Warning `json:"warnings,omitempty"`
+	// WarningsDropped counts the warnings past filter.MaxWarnings.
+	WarningsDropped int `json:"warnings_dropped,omitempty"`
 }
 
 // runRecords processes a feed entry by entry; output says which output of
 // each entry's Document the command prints.
 func (rc *runConfig) runRecords(c *cli.Context, output string) error {
 	xpath, all := c.String("records"), c.Bool("all")
-	return rc.forEachFile(c, func(name string, r io.Reader) error {
+	return rc.forEachFile(c, func(name string, r io.Reader, _ func(filter.Warning)) error {
 		return robofilter.ProcessRecords(r, xpath, rc.opts, func(rec robofilter.Record) error {
 			out := recordRecord{Type: "record", File: name, Index: rec.Index, ID: rec.ID, Title: rec.Title, Link: rec.Link}
 			if d := rec.Doc; d != nil {
@@ -71,12 +73,21 @@ func (rc *runConfig) runRecords(c *cli.Context, output string) error {
 						}
 					}
 				}
-				if d.Result != nil && !rc.quiet {
-					out.Warnings = d.Result.Warnings
-				}
 			}
 			if !rc.quiet {
-				out.Warnings = append(rec.Warnings, out.Warnings...)
+				// The feed's warnings, then the entry's, kept as a
+				// document's are: the first filter.MaxWarnings.
+				var kept filter.Result
+				for _, w := range rec.Warnings {
+					kept.AddWarning(w)
+				}
+				if d := rec.Doc; d != nil && d.Result != nil {
+					for _, w := range d.Result.Warnings {
+						kept.AddWarning(w)
+					}
+					kept.WarningsDropped += d.Result.WarningsDropped
+				}
+				out.Warnings, out.WarningsDropped = kept.Warnings, kept.WarningsDropped
 			}
 			return rc.record(out)
 		})
@@ -185,10 +196,11 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	return rc, nil
 }
 
-// forEachFile runs fn on every file argument ("-" or none: standard input).
-// An unreadable file is reported by name and the others are still
-// processed; the status is 1 if any file failed.
-func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reader) error) error {
+// forEachFile runs fn on every file argument ("-" or none: standard input),
+// with the function that prints the document's warnings (nil with
+// --quiet). An unreadable file is reported by name and the others are
+// still processed; the status is 1 if any file failed.
+func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reader, warn func(filter.Warning)) error) error {
 	names := c.Args().Slice()
 	if len(names) == 0 {
 		names = []string{"-"}
@@ -208,12 +220,21 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reade
 			r = f
 			defer f.Close()
 		}
-		if err := fn(name, r); err != nil {
+		var warn func(filter.Warning)
+		var warnings *stderrWarnings
+		if !rc.quiet {
+			warnings = &stderrWarnings{w: rc.stderr, name: name}
+			warn = warnings.warn
+		}
+		if err := fn(name, r, warn); err != nil {
 			// What came before the error is written first, so that with
 			// stderr on the same terminal it reads in document order.
 			rc.stdout.Flush()
+			warnings.done()
 			rc.reportError(name, err)
 			failed = true
+		} else {
+			warnings.done()
 		}
 		if err := rc.stdout.Flush(); err != nil {
 			return cli.Exit(fmt.Sprintf("writing output: %v", err), exitFailure)
@@ -234,19 +255,42 @@ func (rc *runConfig) reportError(name string, err error) {
 	fmt.Fprintf(rc.stderr, "robofilter: %s: error: %v\n", name, err)
 }
 
-// warner prints warnings as they are found, in the SPEC's form.
-func (rc *runConfig) warner(name string) func(filter.Warning) {
-	if rc.quiet {
-		return nil
+// stderrWarnings prints one document's warnings on standard error as they
+// are found, in the SPEC's form: the first filter.MaxWarnings of them, the
+// ones the document's Result keeps (its JSON Lines record lists them);
+// done then says in one line how many more there were.
+type stderrWarnings struct {
+	w       io.Writer
+	name    string
+	shown   int
+	dropped int
+}
+
+func (s *stderrWarnings) warn(w filter.Warning) {
+	if s.shown >= filter.MaxWarnings {
+		s.dropped++
+		return
 	}
-	return func(w filter.Warning) {
-		if w.Line == 0 {
-			// From outside the document (an X-Robots-Tag value): no position.
-			fmt.Fprintf(rc.stderr, "robofilter: %s: warning: %s\n", name, w.Message)
-			return
-		}
-		fmt.Fprintf(rc.stderr, "robofilter: %s:%d:%d: warning: %s\n", name, w.Line, w.Col, w.Message)
+	s.shown++
+	if w.Line == 0 {
+		// From outside the document (an X-Robots-Tag value): no position.
+		fmt.Fprintf(s.w, "robofilter: %s: warning: %s\n", s.name, w.Message)
+		return
 	}
+	fmt.Fprintf(s.w, "robofilter: %s:%d:%d: warning: %s\n", s.name, w.Line, w.Col, w.Message)
+}
+
+// done ends the document's warnings (nothing to do with --quiet, where
+// there is no stderrWarnings).
+func (s *stderrWarnings) done() {
+	if s == nil || s.dropped == 0 {
+		return
+	}
+	noun := "warnings"
+	if s.dropped == 1 {
+		noun = "warning"
+	}
+	fmt.Fprintf(s.w, "robofilter: %s: warning: %d more %s not shown (at most %d per document)\n", s.name, s.dropped, noun, filter.MaxWarnings)
 }
 
 // record writes one JSON Lines record.

@@ -366,3 +366,103 @@ func TestDocumentRecordCountsTheSourcesNotListed(t *testing.T) {
 		t.Errorf("the report does not count what it does not list:\n%s", out)
 	}
 }
+
+// Standard error shows a document's warnings as its Result keeps them:
+// the first filter.MaxWarnings, then one line that counts the rest; every
+// document has its own count, and the JSON Lines document record lists
+// the same warnings and the count in warnings_dropped.
+func TestStderrShowsAtMostMaxWarningsPerDocumentThenCountsTheRest(t *testing.T) {
+	const extra = 500
+	dir := t.TempDir()
+	many := filepath.Join(dir, "many.html")
+	if err := os.WriteFile(many, []byte(strings.Repeat(`<p class=robots-foo>x</p>`, filter.MaxWarnings+extra)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	few := filepath.Join(dir, "few.html")
+	if err := os.WriteFile(few, []byte(`<p class=robots-bar>x</p>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"text", "archive", "links", "check"} {
+		out, errOut, code := runCLI(t, "", cmd, "--format", "jsonl", many, few)
+		if code != 0 {
+			t.Fatalf("%s: status %d", cmd, code)
+		}
+		lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+		want := filter.MaxWarnings + 2
+		if len(lines) != want {
+			t.Fatalf("%s: %d lines on stderr, want %d", cmd, len(lines), want)
+		}
+		last := `<p>: unknown Robot Exclusion Profile class "robots-foo" ignored (a typo here leaks content)`
+		if !strings.HasSuffix(lines[filter.MaxWarnings-1], fmt.Sprintf("many.html:1:%d: warning: %s", 1+25*(filter.MaxWarnings-1), last)) {
+			t.Errorf("%s: the last warning shown is %q", cmd, lines[filter.MaxWarnings-1])
+		}
+		if got, want := lines[filter.MaxWarnings], fmt.Sprintf("robofilter: %s: warning: %d more warnings not shown (at most %d per document)", many, extra, filter.MaxWarnings); got != want {
+			t.Errorf("%s: %q, want %q", cmd, got, want)
+		}
+		if !strings.Contains(lines[filter.MaxWarnings+1], "few.html:1:1: warning: <p>: unknown Robot Exclusion Profile class \"robots-bar\"") {
+			t.Errorf("%s: the next document's warning is %q", cmd, lines[filter.MaxWarnings+1])
+		}
+		type docRecord struct {
+			Type            string            `json:"type"`
+			File            string            `json:"file"`
+			Warnings        []json.RawMessage `json:"warnings"`
+			WarningsDropped int               `json:"warnings_dropped"`
+		}
+		var doc docRecord
+		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			var r docRecord
+			if err := json.Unmarshal([]byte(line), &r); err != nil {
+				t.Fatalf("%s: %v: %s", cmd, err, line)
+			}
+			if r.Type == "document" && r.File == many {
+				doc = r
+			}
+		}
+		if len(doc.Warnings) != filter.MaxWarnings || doc.WarningsDropped != extra {
+			t.Errorf("%s: the document record has %d warnings and warnings_dropped %d, want %d and %d", cmd, len(doc.Warnings), doc.WarningsDropped, filter.MaxWarnings, extra)
+		}
+		if _, errOut, _ := runCLI(t, "", cmd, "-q", many); errOut != "" {
+			t.Errorf("%s -q: stderr %q", cmd, errOut[:min(len(errOut), 200)])
+		}
+	}
+}
+
+// check adds a warning of its own after the document's: it counts
+// against the same bound, on stderr and in the report.
+func TestCheckOwnWarningCountsAgainstTheBound(t *testing.T) {
+	input := `<meta name=robots content="max-image-preview:none">` + strings.Repeat(`<p class=robots-foo>x</p>`, filter.MaxWarnings)
+	out, errOut, _ := runCLI(t, input, "check")
+	if !strings.HasSuffix(errOut, "robofilter: -: warning: 1 more warning not shown (at most 1000 per document)\n") {
+		t.Errorf("stderr ends %q", errOut[max(0, len(errOut)-200):])
+	}
+	if !strings.Contains(out, "\n  warnings: 1001\n") || strings.Count(out, "unknown Robot Exclusion Profile class") != filter.MaxWarnings {
+		t.Errorf("the report does not count 1001 warnings and list 1000")
+	}
+}
+
+// A warning quotes values of the input (a class, a META content): its
+// message is cut at filter.MaxWarningBytes, whatever the value's length.
+func TestWarningMessagesAreCut(t *testing.T) {
+	class := "robots-noindex " + strings.Repeat("x", 1<<20)
+	_, errOut, _ := runCLI(t, `<body><p>x<body class="`+class+`">`, "text")
+	if !strings.Contains(errOut, "a second <body> tag adds class") || len(errOut) > filter.MaxWarningBytes+100 {
+		t.Errorf("%d bytes on stderr: %q…", len(errOut), errOut[:min(len(errOut), 200)])
+	}
+}
+
+// In records mode the warnings go to each record, kept as a document's:
+// the first filter.MaxWarnings, and warnings_dropped counts the rest.
+func TestRecordCountsTheWarningsNotListed(t *testing.T) {
+	html := strings.Repeat(`&lt;p class=robots-foo&gt;x&lt;/p&gt;`, filter.MaxWarnings+7)
+	out, _, code := runCLI(t, `<feed><entry><id>1</id><content type="html">`+html+`</content></entry></feed>`, "text", "--records", "//entry")
+	var rec struct {
+		Warnings        []json.RawMessage `json:"warnings"`
+		WarningsDropped int               `json:"warnings_dropped"`
+	}
+	if err := json.Unmarshal([]byte(out), &rec); err != nil || code != 0 {
+		t.Fatalf("status %d, %v", code, err)
+	}
+	if len(rec.Warnings) != filter.MaxWarnings || rec.WarningsDropped != 7 {
+		t.Errorf("%d warnings, warnings_dropped %d; want %d and 7", len(rec.Warnings), rec.WarningsDropped, filter.MaxWarnings)
+	}
+}

@@ -44,8 +44,8 @@ func runLinks(c *cli.Context) error {
 		return rc.runRecords(c, "links")
 	}
 	all := c.Bool("all")
-	return rc.forEachFile(c, func(name string, r io.Reader) error {
-		out := robofilter.Outputs{Warning: rc.warner(name)}
+	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) error {
+		out := robofilter.Outputs{Warning: warn}
 		out.Link = func(l filter.Link) error {
 			switch {
 			case !l.Followed && !all:

@@ -36,8 +36,8 @@ func runText(c *cli.Context) error {
 	if c.String("records") != "" {
 		return rc.runRecords(c, "text")
 	}
-	return rc.forEachFile(c, func(name string, r io.Reader) error {
-		out := robofilter.Outputs{Warning: rc.warner(name)}
+	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) error {
+		out := robofilter.Outputs{Warning: warn}
 		if rc.jsonl {
 			out.Text = phrase.NewLineWriter(func(l phrase.Line) error {
 				return rc.record(lineRecord{Type: "line", File: name, Phrase: l.Phrase, Line: l.Number, Text: string(l.Text)})
