@@ -232,6 +232,7 @@ type Core struct {
 	queue           []*anchor
 	links           linkMemory // where anchors and their hrefs are allocated
 	robotNames      map[int]string
+	robotNamesFull  bool         // MaxRobotNames reached (and warned about)
 	warnedRobots    map[int]bool // unnamed robot numbers warned about
 	profileOK       bool
 	track           bool // track causes and regions (jsonl, check)

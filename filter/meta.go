@@ -28,7 +28,15 @@ func (c *Core) Meta(name, content []byte, pos Pos, obey bool) []Directive {
 			c.robotNames = map[int]string{}
 		}
 		v := strings.TrimSpace(string(content))
-		if old, ok := c.robotNames[num]; ok && !equalFoldASCII(old, v) {
+		old, ok := c.robotNames[num]
+		if !ok && len(c.robotNames) >= MaxRobotNames {
+			if !c.robotNamesFull {
+				c.robotNamesFull = true
+				c.Warn(pos, "meta name %q: more than %d robot numbers named; this one and later new ones are ignored", clip(name, 80), MaxRobotNames)
+			}
+			return nil
+		}
+		if ok && !equalFoldASCII(old, v) {
 			c.Warn(pos, "meta name %q names robot %d %q after %q; the later name applies", name, num, clip(v, 80), clip(old, 80))
 		}
 		c.robotNames[num] = v
@@ -100,6 +108,11 @@ func (c *Core) HeadProfile(profile []byte) {
 		}
 	}
 }
+
+// MaxRobotNames bounds the robot numbers RobotExclusion.RobotNameN META
+// tags may name in one document, so that a page of such tags takes no more
+// memory than one; a real page names a handful.
+const MaxRobotNames = 10000
 
 // agentIsRobot reports whether robot number n (RobotExclusion.RobotNameN)
 // is the agent: the agent string contains the robot's name, ignoring case.
