@@ -92,7 +92,7 @@ type deepIndex struct {
 	// except while the adoption agency reorders the top of the stack; the
 	// index answers only when it covers the whole stack.
 	indexed int
-	last    int // indexed-1 when anything is indexed, else noneIndexed
+	last    int               // indexed-1 when anything is indexed, else noneIndexed
 	topmost map[nameKey]*node // the topmost indexed entry per name
 	held    bool              // the adoption agency holds the index suspended
 }
