@@ -132,6 +132,7 @@ func (b *builder) indexTop() {
 	b.dx.topmost[key] = n
 	b.dx.last = b.dx.indexed
 	b.dx.indexed++
+	b.setPushLimit()
 }
 
 // unindexTop takes the last indexed entry out of the index.
@@ -141,6 +142,7 @@ func (b *builder) unindexTop() {
 	if b.dx.last < b.dx.from {
 		b.dx.last = noneIndexed
 	}
+	b.setPushLimit()
 	n := b.oe[b.dx.indexed]
 	key := nameKey{n.ns, n.name}
 	if n.sameBelow != nil {

@@ -23,7 +23,7 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	n.atom, n.name, n.ns, n.pos = x, name, ns, b.z.pos
 	if ns == nsHTML {
 		e := atomFlags.lookup(x)
-		n.flags, n.track = e.flags, int(e.track)
+		n.flags, n.track = e.flags, e.track
 	}
 	n.hadClass = b.tok.hasClass
 	b.setParent(n, t)

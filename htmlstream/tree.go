@@ -32,7 +32,7 @@ type nodeState struct {
 	hasChild    bool   // the DOM node has a child (pre/textarea newline rule)
 	hadClass    bool   // html/body: a later tag of the same name cannot add a class
 	flags       uint16 // the element's categories (atomFlags), looked up once
-	track       int    // its slot in openCount (0: not counted)
+	track       uint8  // its slot in openCount (0: not counted; always 0 for foreign nodes)
 	integration bool   // an HTML integration point (foreign content)
 	scope       filter.Scope
 	layout      filter.Layout
@@ -128,6 +128,7 @@ type builder struct {
 	free      []*node
 	allocated int // nodes ever made; all are back on free after EOF
 	maxDepth  int
+	pushLimit int // see setPushLimit
 	depthErr  bool
 	// afterToken: the driver has something to do after the token (the
 	// depth limit is exceeded, or a test looks at every step); one test
@@ -161,7 +162,7 @@ type builder struct {
 	// <html> or <body> tag that adds a class to an element already written.
 	fostered, adopted, removedBody, lateClass int
 
-	openCount   [80]int32   // open HTML elements per scopeTracked slot
+	openCount   [256]int32  // open HTML elements per scopeTracked slot (indexed by a uint8)
 	afeKeys     alikeCounts // active formatting elements alike (Noah's Ark)
 	openForeign int32       // open SVG and MathML elements
 	dx          deepIndex   // the stack above deepIndex.from
@@ -171,6 +172,7 @@ func newBuilder(core *filter.Core, z *tokenizer, maxDepth, deepFrom int) *builde
 	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth,
 		links: core.WantsLinks(), archive: core.WantsArchive()}
 	b.dx.from, b.dx.indexed, b.dx.last = deepFrom, deepFrom, noneIndexed
+	b.setPushLimit()
 	b.doc = &node{nodeState: nodeState{name: "#document", open: 1, scope: core.Root()}}
 	b.im = initialIM
 	return b
@@ -259,21 +261,12 @@ var scopeTracked = []a.Atom{
 // table (the scope searches ask on every block start).
 func scopeTrackIndex(x a.Atom) int { return int(atomFlags.lookup(x).track) }
 
-// trackSlot is where n is counted (0: not counted).
-func trackSlot(n *node) int {
-	if n.ns != nsHTML {
-		return 0
-	}
-	return n.track
-}
-
 func (b *builder) countOpen(n *node, delta int32) {
+	// Slot 0 counts the elements not tracked, foreign ones among them (a
+	// foreign node has no slot), and nobody reads it: no test for it.
+	b.openCount[n.track] += delta
 	if n.ns != nsHTML {
 		b.openForeign += delta
-		return
-	}
-	if k := trackSlot(n); k != 0 {
-		b.openCount[k] += delta
 	}
 }
 
@@ -294,11 +287,29 @@ func (b *builder) push(n *node) {
 	b.countOpen(n, 1)
 	n.open++
 	b.oe = append(b.oe, n)
+	if len(b.oe) > b.pushLimit {
+		b.pushedPastLimit()
+	}
+}
+
+// pushedPastLimit indexes the entry just pushed in the deep part of the
+// stack, or notes that the depth limit is exceeded. push makes one
+// comparison for both (and stays small enough to be inlined).
+func (b *builder) pushedPastLimit() {
 	if len(b.oe)-1 == b.dx.indexed {
 		b.indexTop()
 	}
 	if b.maxDepth > 0 && len(b.oe) > b.maxDepth {
 		b.depthErr, b.afterToken = true, true
+	}
+}
+
+// setPushLimit keeps pushLimit the depth past which push has more to do:
+// index the new entry or stop at the depth limit.
+func (b *builder) setPushLimit() {
+	b.pushLimit = b.dx.indexed
+	if b.maxDepth > 0 {
+		b.pushLimit = min(b.pushLimit, b.maxDepth)
 	}
 }
 
