@@ -46,12 +46,13 @@ type Record struct {
 // document's size; an anchored XPath (/rss/channel/item, /feed/entry) is
 // cheaper still than a // one. Records larger than this need the XML stage.
 const (
-	MaxRecordTags  = 1_000    // '<' of tags, comments and PIs read between two records
+	MaxRecordTags  = 1_000    // tags, comments, PIs and CDATA sections read between two records
 	MaxRecordBytes = 32 << 20 // bytes read between two records
 )
 
 // ErrRecordTooLarge is returned when more than MaxRecordTags or
-// MaxRecordBytes are read between two records.
+// MaxRecordBytes are read between two records, wrapped in a
+// *filter.PosError at the first tag or byte past the limit.
 var ErrRecordTooLarge = errors.New("records: too much read without completing a record")
 
 const (
@@ -105,7 +106,7 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 		case err != nil:
 			return feed.failure(err, br.Buffered())
 		}
-		feed.tags, feed.bytes = 0, 0
+		feed.recordDone()
 		warnings := append(pis.scan(n), feed.takeNotes(feed.off-int64(br.Buffered()))...)
 		rec, err := makeRecord(n, index, opts, pis.values)
 		rec.Warnings = warnings

@@ -74,5 +74,3 @@ func (f *feedReader) atEOF(end int64) *feedError {
 	}
 	return nil
 }
-
-// headBytes reads through and keeps the first bytes of the document, for

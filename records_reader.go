@@ -45,7 +45,13 @@ type feedReader struct {
 	held []byte // bytes scanned and not handed out yet: a character's first bytes
 	err  error  // once set, every Read returns it
 
-	tags, bytes int // read since the last record (ProcessRecords resets them)
+	// The records bound: tags and bytes read since the last record
+	// (recordDone resets them), the offsets of the first tag and the
+	// first byte past the limits (valid once a count is past its limit),
+	// and the records so far.
+	tags, bytes         int
+	tagsOver, bytesOver int64
+	records             int
 
 	notes    []feedNote // references to entities with markup, not yet in a record
 	notesMax int        // how many notes before they are thinned
@@ -138,6 +144,12 @@ func (f *feedReader) Read(p []byte) (int, error) {
 	if f.err != nil {
 		return 0, f.err
 	}
+	if f.tags > MaxRecordTags || f.bytes > MaxRecordBytes {
+		// The decoder read everything handed out without completing a
+		// record (else ProcessRecords would have reset the counts).
+		f.err = f.tooLarge()
+		return 0, f.err
+	}
 	if len(p) > feedRead {
 		p = p[:feedRead]
 	}
@@ -166,15 +178,14 @@ func (f *feedReader) Read(p []byte) (int, error) {
 	}
 	f.win.add(p[:end])
 	f.placeNotes()
-	f.off += int64(end)
+	if f.bytes <= MaxRecordBytes && f.bytes+end > MaxRecordBytes {
+		f.bytesOver = f.off + int64(MaxRecordBytes-f.bytes)
+	}
 	f.bytes += end
-	f.tags += bytes.Count(p[:end], []byte{'<'})
+	f.off += int64(end)
 	switch {
 	case fe != nil:
 		f.err = &filter.PosError{Pos: f.win.at(fe.off), Err: fe.err}
-		return end, f.err
-	case f.tags > MaxRecordTags || f.bytes > MaxRecordBytes:
-		f.err = fmt.Errorf("%w (limits: %d tags, %d bytes; an XPath that matches no records reads the whole document as one)", ErrRecordTooLarge, MaxRecordTags, MaxRecordBytes)
 		return end, f.err
 	case err != nil && err != io.EOF:
 		f.err = err // a read error: returned as it is
@@ -184,6 +195,30 @@ func (f *feedReader) Read(p []byte) (int, error) {
 	return end, err
 }
 
+// recordDone starts the records bound's counts afresh: the stream parser
+// returned a record.
+func (f *feedReader) recordDone() {
+	f.tags, f.bytes = 0, 0
+	f.records++
+}
+
+// tooLarge is the records bound's error, at the first tag or byte past
+// the limit (whichever came first).
+func (f *feedReader) tooLarge() error {
+	what, at := fmt.Sprintf("more than %d tags", MaxRecordTags), f.tagsOver
+	if f.bytes > MaxRecordBytes && (f.tags <= MaxRecordTags || f.bytesOver < f.tagsOver) {
+		what, at = fmt.Sprintf("more than %d bytes", MaxRecordBytes), f.bytesOver
+	}
+	since, done := "since the start of the document", "before any record"
+	if f.records > 0 {
+		since, done = fmt.Sprintf("since record %d ended", f.records), fmt.Sprintf("after record %d", f.records)
+	}
+	return &filter.PosError{Pos: f.win.at(at), Err: fmt.Errorf(
+		"%w: %s read %s (the limits between two records are %d tags and %d bytes; an XPath that matches no records reads the whole document as one); output stops here, %s",
+		ErrRecordTooLarge, what, since, MaxRecordTags, MaxRecordBytes, done)}
+}
+
+// headBytes reads through and keeps the first bytes of the document, for
 // its byte order mark.
 type headBytes struct {
 	r    io.Reader

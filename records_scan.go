@@ -33,6 +33,9 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				}
 			case c == '<':
 				f.st, f.tagStart = fsLT, at
+				if f.tags++; f.tags == MaxRecordTags+1 {
+					f.tagsOver = at
+				}
 			case c == '&':
 				f.startRef(at)
 			default:
