@@ -98,6 +98,7 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 		return fmt.Errorf("records: %w", err)
 	}
 	var pis robotsPIState
+	rb := newRecordBuffers()
 	for index := 1; ; index++ {
 		n, err := sp.Read()
 		switch {
@@ -108,7 +109,7 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 		}
 		feed.recordDone()
 		warnings := append(pis.scan(n), feed.takeNotes(feed.off-int64(br.Buffered()))...)
-		rec, err := makeRecord(n, index, opts, pis.values)
+		rec, err := rb.makeRecord(n, index, opts, pis.values)
 		rec.Warnings = warnings
 		pruneOutside(n)
 		if err != nil {

@@ -1,8 +1,11 @@
 package robofilter
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"html"
+	"io"
 	"net/url"
 	"strings"
 
@@ -10,8 +13,25 @@ import (
 	"github.com/robofilter/robofilter/filter"
 )
 
+// recordBuffers are what the runs of a document's records share: the
+// reader the HTML pipeline reads a record's content through (Process takes
+// a *bufio.Reader of its size as it is) and the buffer XHTML content is
+// serialised into (xmlquery's Write takes a *bufio.Writer of its size as
+// it is). Without them every record allocated both, 4 KiB each.
+type recordBuffers struct {
+	in    *bufio.Reader
+	xhtml bytes.Buffer
+	out   *bufio.Writer
+}
+
+func newRecordBuffers() *recordBuffers {
+	rb := &recordBuffers{in: bufio.NewReaderSize(nil, 4<<10)}
+	rb.out = bufio.NewWriterSize(&rb.xhtml, 4<<10)
+	return rb
+}
+
 // makeRecord reads a record's fields and runs its content.
-func makeRecord(n *xmlquery.Node, index int, opts Options, robotsPI []string) (Record, error) {
+func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, robotsPI []string) (Record, error) {
 	rec := Record{Index: index}
 	var content, summary *xmlquery.Node
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -25,7 +45,7 @@ func makeRecord(n *xmlquery.Node, index int, opts Options, robotsPI []string) (R
 			}
 		case "title":
 			if rec.Title == "" {
-				rec.Title = titleText(c)
+				rec.Title = rb.titleText(c)
 			}
 		case "link":
 			if rec.Link != "" {
@@ -89,7 +109,8 @@ func makeRecord(n *xmlquery.Node, index int, opts Options, robotsPI []string) (R
 		o.Base = b.String()
 	}
 	o.XRobotsTag = around
-	doc, err := Filter(strings.NewReader(contentHTML(content)), o)
+	rb.in.Reset(rb.contentHTML(content))
+	doc, err := Filter(rb.in, o)
 	if err != nil {
 		return rec, fmt.Errorf("records: record %d: %w", index, err)
 	}
@@ -146,10 +167,11 @@ func recordNoIndex(values []string, agent string) bool {
 
 // titleText is a record title's text: an HTML title (type="html") is read
 // as HTML, others as text.
-func titleText(c *xmlquery.Node) string {
+func (rb *recordBuffers) titleText(c *xmlquery.Node) string {
 	t := c.InnerText()
 	if typ, _ := attr(c, "type"); strings.Contains(strings.ToLower(typ), "html") && !strings.Contains(strings.ToLower(typ), "xhtml") {
-		if d, err := Filter(strings.NewReader(t), Options{Format: HTML, Charset: "utf-8"}); err == nil {
+		rb.in.Reset(strings.NewReader(t))
+		if d, err := Filter(rb.in, Options{Format: HTML, Charset: "utf-8"}); err == nil {
 			t = d.Text
 		}
 	}
@@ -158,19 +180,21 @@ func titleText(c *xmlquery.Node) string {
 
 // contentHTML is a content element as HTML: escaped HTML unescaped once
 // (the XML parser did it), inline XHTML serialised, text escaped.
-func contentHTML(c *xmlquery.Node) string {
+func (rb *recordBuffers) contentHTML(c *xmlquery.Node) io.Reader {
 	typ, _ := attr(c, "type")
 	mode, _ := attr(c, "mode") // Atom 0.3
 	typ, mode = strings.ToLower(typ), strings.ToLower(mode)
 	switch {
 	case c.Data == "encoded" || c.Data == "description" && c.NamespaceURI != "http://www.w3.org/2005/Atom":
-		return c.InnerText() // RSS: HTML, escaped or in CDATA
+		return strings.NewReader(c.InnerText()) // RSS: HTML, escaped or in CDATA
 	case mode == "xml" || typ == "xhtml" || strings.HasSuffix(typ, "+xml"):
-		return c.OutputXML(false)
+		rb.xhtml.Reset()
+		_ = c.Write(rb.out, false) // flushed into rb.xhtml; writing to a bytes.Buffer does not fail
+		return bytes.NewReader(rb.xhtml.Bytes())
 	case typ == "html" || strings.Contains(typ, "html") || mode == "escaped":
-		return c.InnerText()
+		return strings.NewReader(c.InnerText())
 	}
-	return html.EscapeString(c.InnerText()) // Atom text
+	return strings.NewReader(html.EscapeString(c.InnerText())) // Atom text
 }
 
 func attr(n *xmlquery.Node, local string) (string, bool) {

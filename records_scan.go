@@ -42,6 +42,10 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				if fe := f.char(c, at); fe != nil {
 					return i, fe
 				}
+				if f.depth > 0 && !f.split {
+					i = plainRun(b, i+1, &textPlain)
+					continue
+				}
 			}
 		case fsLT:
 			switch c {
@@ -104,6 +108,10 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 			default:
 				if fe := f.char(c, at); fe != nil {
 					return i, fe
+				}
+				if !f.split {
+					i = plainRun(b, i+1, &textPlain)
+					continue
 				}
 			}
 		case fsEndTag:
@@ -184,6 +192,13 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				return i, fe
 			}
 			f.prev = [2]byte{f.prev[1], c}
+			if f.runeN == 0 {
+				if j := plainRun(b, i+1, &cdataPlain); j > i+1 {
+					f.prev = [2]byte{b[j-2], b[j-1]}
+					i = j
+					continue
+				}
+			}
 		case fsDirFirst:
 			if !isFeedSpace(c) && c != '>' && c != '[' && c != '"' && c != '\'' && c != '<' {
 				if len(f.name) < feedNameMax {
@@ -296,6 +311,33 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 	}
 	return len(b), nil
 }
+
+// plainRun returns the index of the first byte from b[i] on that the
+// tokenizer must look at (plain: a table below), so that runs of text are
+// skipped without a state change. (Inside the DOCTYPE's split, whose
+// bytes are kept, no run is skipped.)
+func plainRun(b []byte, i int, plain *[256]bool) int {
+	for i < len(b) && plain[b[i]] {
+		i++
+	}
+	return i
+}
+
+// The plain bytes of text and attribute values: printable ASCII, tab, LF
+// and CR, except '<', '&', the quotes, ']' and '>'; of a CDATA section:
+// the same except ']' only (a '>' ends it only after "]]").
+var textPlain, cdataPlain = func() (text, cdata [256]bool) {
+	for c := 0x20; c < 0x7F; c++ {
+		text[c] = true
+	}
+	text['\t'], text['\n'], text['\r'] = true, true, true
+	cdata = text
+	for _, c := range "<&\"']>" {
+		text[c] = false
+	}
+	cdata[']'] = false
+	return text, cdata
+}()
 
 // endToken ends a markup token at its '>' (at).
 func (f *feedReader) endToken(at int64) {
