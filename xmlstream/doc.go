@@ -132,7 +132,11 @@
 // Memory is bounded by the depth limit (one frame per open element) and the
 // token size limit: the input reader holds the current token and one read
 // chunk, and never lets a token (a whole text node, comment or DOCTYPE)
-// grow past MaxTokenSize bytes. A longer token
+// grow past MaxTokenSize bytes. What an open element keeps of its
+// attributes is bounded too: of a namespace declaration, only whether its
+// URI is one the stage knows (and a prefix it redeclares shares the outer
+// binding's text); resolved xml:base values are at most 8 KiB each and
+// 4 MiB together. A longer token
 // fails with filter.ErrTokenTooLong, deeper nesting with filter.ErrTooDeep, both with a
 // position: the token's start, except for a text node, which is reported
 // where the limit was reached.

@@ -205,3 +205,86 @@ func TestSumOfOpenXMLBasesIsBounded(t *testing.T) {
 		t.Errorf("%d of %d bases ignored", n, depth)
 	}
 }
+
+// pieces is a reader of the strings next returns, made as they are read,
+// until it returns false.
+type pieces struct {
+	next func() (string, bool)
+	buf  string
+}
+
+func (p *pieces) Read(b []byte) (int, error) {
+	for p.buf == "" {
+		s, ok := p.next()
+		if !ok {
+			return 0, io.EOF
+		}
+		p.buf = s
+	}
+	n := copy(b, p.buf)
+	p.buf = p.buf[n:]
+	return n, nil
+}
+
+// Namespace declarations with long URIs on every level of a deep nesting
+// held a copy of each URI per open element, and of the prefix (1,000
+// levels of two 32 KiB URIs and a 32 KiB prefix: 78 MB live at the
+// deepest element with the URIs alone). A binding keeps only what the
+// stage compares names with: a URI it knows, none (xmlns=""), or "another
+// namespace", and shares the prefix with the binding it hides, so the live
+// heap stays small; the long bindings still hide the outer ones of their
+// prefix, and the known ones inside them count.
+func TestLongNamespaceURIsOnDeepNestingStayBounded(t *testing.T) {
+	const depth, uriLen = 1000, 32 << 10
+	long, prefix := strings.Repeat("u", uriLen), strings.Repeat("p", uriLen)
+	level, stage := 0, 0
+	in := &pieces{next: func() (string, bool) {
+		switch {
+		case stage == 0:
+			stage = 1
+			return `<doc xmlns:l="http://www.w3.org/1999/xlink"><x l:href="/outer"/>`, true
+		case stage == 1 && level < depth:
+			level++
+			return fmt.Sprintf(`<a xmlns="urn:%d:%s" xmlns:l="urn:%d:%s" xmlns:%s="urn:p"><x l:href="/hidden%d"/>`, level, long, level, long, prefix, level), true
+		case stage == 1:
+			stage = 2
+			return `<h xmlns="http://www.w3.org/1999/xhtml" xmlns:l="http://www.w3.org/1999/xlink"><a href="/xhtml">x</a><x l:href="/inner"/></h>` +
+				`<e xmlns=""><a href="/no-namespace">x</a></e>`, true
+		case stage == 2:
+			stage = 3
+			return strings.Repeat("</a>", depth) + `<x l:href="/outer-again"/></doc>`, true
+		}
+		return "", false
+	}}
+	var heap uint64
+	var followed []string
+	out := filter.Outputs{Link: func(l filter.Link) error {
+		if l.URL == "/inner" {
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			heap = ms.HeapAlloc
+		}
+		if l.Followed {
+			followed = append(followed, l.URL)
+		}
+		return nil
+	}}
+	core, err := filter.NewCore(filter.Options{}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(in, core, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(followed, " "), "/outer /xhtml /inner /outer-again"; got != want {
+		t.Errorf("links %s, want %s", got, want)
+	}
+	t.Logf("live heap at the deepest element: %d KB", heap>>10)
+	if heap > 16<<20 {
+		t.Errorf("live heap at the deepest element: %d MB (%d levels of two %d KiB URIs and a prefix as long)", heap>>20, depth, uriLen>>10)
+	}
+}

@@ -531,9 +531,9 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	for _, a := range t.Attr {
 		switch {
 		case a.Name.Space == "xmlns":
-			d.bind(strings.Clone(a.Name.Local), strings.Clone(a.Value))
+			d.bind(a.Name.Local, a.Value)
 		case a.Name.Space == "" && a.Name.Local == "xmlns":
-			d.bind("", strings.Clone(a.Value))
+			d.bind("", a.Value)
 		}
 	}
 	f.ns = d.resolve(t.Name.Space, true)
@@ -891,17 +891,23 @@ func (d *driver) resolve(prefix string, element bool) string {
 }
 
 // bind declares a namespace prefix ("": the default namespace) until
-// unbind drops it.
+// unbind drops it. Both strings may borrow the scanner's buffer. What the
+// binding keeps does not grow with the declaration: the namespace as
+// boundNamespace gives it, and the prefix's text shared with the binding
+// it hides, if any (a deep nesting that declares a long URI, or a long
+// prefix, on every level held a copy per level).
 func (d *driver) bind(prefix, uri string) {
 	prev, ok := d.nsTop[prefix]
-	if !ok {
-		prev = -1
+	if ok {
+		prefix = d.ns[prev].prefix
+	} else {
+		prev, prefix = -1, strings.Clone(prefix)
 	}
 	if d.nsTop == nil {
 		d.nsTop = map[string]int{}
 	}
 	d.nsTop[prefix] = len(d.ns)
-	d.ns = append(d.ns, nsBinding{prefix: prefix, uri: uri, prev: prev})
+	d.ns = append(d.ns, nsBinding{prefix: prefix, uri: boundNamespace(uri), prev: prev})
 }
 
 // unbind drops the bindings from ns[mark] on (an element's, at its end),

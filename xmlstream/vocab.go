@@ -21,6 +21,32 @@ const (
 	nsSitemapGoogle09  = "http://www.google.com/schemas/sitemap/0.9"
 )
 
+// knownNamespaces are the namespaces the stage compares names with, each
+// its own string.
+var knownNamespaces = func() map[string]string {
+	m := map[string]string{}
+	for _, ns := range []string{nsXML, nsXMLNS, nsXHTML, nsXLink, nsSVG, nsMathML, nsAtom, nsAtom03, nsRSS10, nsRSS090,
+		nsRSS2Userland, nsRSS091Userland, nsSitemap, nsSitemapGoogle084, nsSitemapGoogle09} {
+		m[ns] = ns
+	}
+	return m
+}()
+
+// nsOther stands for every namespace the stage does not know: names in
+// them are only ever found to be in none of the known ones. No namespace
+// name equals it (a NUL cannot be in an XML document).
+const nsOther = "\x00other"
+
+// boundNamespace is what a namespace binding keeps of the URI uri (which
+// may borrow the scanner's buffer): a known namespace, none (""), or
+// nsOther, so that no binding holds a copy of the document's text.
+func boundNamespace(uri string) string {
+	if ns, ok := knownNamespaces[uri]; ok || uri == "" {
+		return ns
+	}
+	return nsOther
+}
+
 // rootKind is the vocabulary the document element announces; it decides
 // what elements without a namespace mean (RSS 2.0 has none).
 type rootKind uint8
