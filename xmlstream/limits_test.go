@@ -2,6 +2,7 @@ package xmlstream
 
 import (
 	"bytes"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -286,5 +287,106 @@ func TestLongNamespaceURIsOnDeepNestingStayBounded(t *testing.T) {
 	t.Logf("live heap at the deepest element: %d KB", heap>>10)
 	if heap > 16<<20 {
 		t.Errorf("live heap at the deepest element: %d MB (%d levels of two %d KiB URIs and a prefix as long)", heap>>20, depth, uriLen>>10)
+	}
+}
+
+// A start tag of a million attributes held about 27 times its size:
+// three lists of the attributes grown by append (which copies a long
+// slice at every quarter of growth and keeps the old copies until a
+// collection) and a map of their names for the repeated-attribute check.
+// The scanner's list now grows in chunks, the driver's is made once of
+// the size needed, and the check sorts 16-byte hashes. The live heap is
+// sampled while the tag is read (every 64 KiB) and while it is handled
+// (at the warning about its last attribute, whose prefix nobody
+// declared).
+func TestHugeStartTagHoldsAFewTimesItsSize(t *testing.T) {
+	const tagSize = 12 << 20
+	written, attrs, stage := 0, 0, 0
+	in := &pieces{next: func() (string, bool) {
+		switch {
+		case stage == 0:
+			stage = 1
+			return `<r xmlns:p="urn:p"`, true
+		case stage == 1 && written < tagSize:
+			var b strings.Builder
+			for range 1000 {
+				fmt.Fprintf(&b, ` p:a%d="v"`, attrs)
+				attrs++
+			}
+			written += b.Len()
+			return b.String(), true
+		case stage == 1:
+			stage = 2
+			return ` q:last="1">x</r>`, true
+		}
+		return "", false
+	}}
+	h := &heapSampler{step: 64 << 10}
+	h.sample()
+	base := h.peak
+	h.peak = 0
+	var warned bool
+	out := filter.Outputs{Warning: func(w filter.Warning) {
+		if strings.Contains(w.Message, `prefix "q"`) {
+			warned = true
+			h.sample()
+		}
+	}}
+	core, err := filter.NewCore(filter.Options{}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(sampledReader{in, h}, core, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := core.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if !warned {
+		t.Fatal("no warning about the undeclared prefix")
+	}
+	growth := h.peak - min(base, h.peak)
+	t.Logf("a %d MB start tag: peak live heap growth %d MB (%.1f times)", tagSize>>20, growth>>20, float64(growth)/tagSize)
+	if growth > 10*tagSize {
+		t.Errorf("a %d MB start tag: peak live heap growth %d MB", tagSize>>20, growth>>20)
+	}
+}
+
+// duplicateAttr finds, among many attributes too, the one a map of the
+// names seen finds: the first, in document order, whose name came before.
+func TestDuplicateAttrFindsTheFirstRepeatInDocumentOrder(t *testing.T) {
+	mapped := func(as []xml.Attr) (xml.Name, bool) {
+		seen := map[xml.Name]bool{}
+		for _, a := range as {
+			if seen[a.Name] {
+				return a.Name, true
+			}
+			seen[a.Name] = true
+		}
+		return xml.Name{}, false
+	}
+	seed := uint32(7)
+	rnd := func(n int) int { seed = seed*1664525 + 1013904223; return int(seed>>8) % n }
+	for range 3000 {
+		n, names := rnd(120), 1+rnd(400)
+		as := make([]xml.Attr, n)
+		for i := range as {
+			k := rnd(names)
+			as[i].Name = xml.Name{Space: []string{"", "p", "q"}[k%3], Local: fmt.Sprintf("a%d", k/3)}
+		}
+		wantName, want := mapped(as)
+		if gotName, got := duplicateAttr(as); got != want || gotName != wantName {
+			t.Fatalf("%d attributes: duplicateAttr %v %v, want %v %v", n, gotName, got, wantName, want)
+		}
+	}
+	var tag strings.Builder
+	tag.WriteString("<r xmlns:p='urn:p'")
+	for i := range 40 {
+		fmt.Fprintf(&tag, " a%d='1' p:a%d='1'", i, i)
+	}
+	tag.WriteString(" p:a30='2' a20='2'>x</r>")
+	oc := runXML(t, strings.NewReader(tag.String()), filter.Options{}, Options{})
+	if oc.err == nil || !strings.Contains(oc.err.Error(), "attribute p:a30 appears twice") {
+		t.Errorf("error %v, want attribute p:a30 appears twice", oc.err)
 	}
 }

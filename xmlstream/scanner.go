@@ -45,10 +45,6 @@ const (
 // scanAttr is one attribute of a start tag: its qualified name as written
 // and its value, references replaced and white space normalised (XML 1.0
 // section 3.3.3).
-type scanAttr struct {
-	name, value []byte
-}
-
 // scanError is a well-formedness error at a decoded offset; or, with limit
 // set, the expansion budget (that many bytes) passed there.
 type scanError struct {
@@ -75,7 +71,49 @@ type textSpan struct {
 	scratch bool
 }
 
-type attrSpan struct{ name, value textSpan }
+// attrSpan is an attribute of the start tag being read: its name (always
+// in buf) and its value.
+type attrSpan struct {
+	nameLo, nameHi int
+	value          textSpan
+}
+
+// attrSpans are the attributes of the start tag being read, in chunks of
+// attrChunk, so that a huge tag's list grows without copying (append
+// copies a long slice at every quarter of growth, five times its size in
+// all, and the old copies stay until a collection). The first chunk grows
+// as a slice does (a document of small tags needs little of it) and is
+// the only one kept between tags.
+type attrSpans struct {
+	chunks [][]attrSpan
+	n      int
+}
+
+const attrChunk = 1 << 8
+
+func (a *attrSpans) add(s attrSpan) {
+	c := uint(a.n) / attrChunk
+	switch {
+	case len(a.chunks) == 0:
+		a.chunks = append(a.chunks, nil)
+	case c == uint(len(a.chunks)):
+		a.chunks = append(a.chunks, make([]attrSpan, 0, attrChunk))
+	}
+	a.chunks[c] = append(a.chunks[c], s)
+	a.n++
+}
+
+func (a *attrSpans) at(i int) *attrSpan { return &a.chunks[uint(i)/attrChunk][uint(i)%attrChunk] }
+
+func (a *attrSpans) reset() {
+	if a.n == 0 {
+		return
+	}
+	a.n = 0
+	clear(a.chunks[1:])
+	a.chunks = a.chunks[:1]
+	a.chunks[0] = a.chunks[0][:0]
+}
 
 type scanner struct {
 	src  *source
@@ -87,7 +125,6 @@ type scanner struct {
 
 	kind  tokKind
 	name  []byte
-	attrs []scanAttr
 	empty bool // a start tag closed by "/>"
 	text  []byte
 
@@ -97,7 +134,7 @@ type scanner struct {
 	cut    bool
 	cutEnd int64
 
-	spans   []attrSpan
+	spans   attrSpans // a start tag's attributes (see attr)
 	scratch []byte
 
 	// Entities with markup whose replacement text is being read, innermost
@@ -160,7 +197,8 @@ func (z *scanner) inputErr() error {
 func (z *scanner) next() (tokKind, error) {
 	z.name, z.text, z.empty, z.cut, z.refName = nil, nil, false, false, ""
 	z.ents.notes = z.ents.notes[:0]
-	z.attrs, z.spans, z.scratch = z.attrs[:0], z.spans[:0], z.scratch[:0]
+	z.scratch = z.scratch[:0]
+	z.spans.reset()
 	if z.enter != nil {
 		z.frames = append(z.frames, entityFrame{def: z.enter, resume: z.i})
 		z.enter, z.i = nil, 0
@@ -672,7 +710,7 @@ func (z *scanner) attribute() error {
 		switch c := z.buf[z.i]; attrClass[c] {
 		case classQuote:
 			if c == q {
-				z.spans = append(z.spans, attrSpan{name: textSpan{lo: lo, hi: hi}, value: z.finishText(&t, z.i)})
+				z.spans.add(attrSpan{nameLo: lo, nameHi: hi, value: z.finishText(&t, z.i)})
 				z.i++
 				return nil
 			}
@@ -703,10 +741,18 @@ func (z *scanner) attribute() error {
 
 func (z *scanner) finishStart(name textSpan) error {
 	z.name = z.bytesOf(name)
-	for _, s := range z.spans {
-		z.attrs = append(z.attrs, scanAttr{name: z.bytesOf(s.name), value: z.bytesOf(s.value)})
-	}
 	return nil
+}
+
+// attrCount is the number of attributes of the start tag just read, and
+// attr the name and value of one, valid while the token is handled. (The
+// spans are the only copy of the attributes the scanner keeps: a start tag
+// of a million attributes made a second list of them.)
+func (z *scanner) attrCount() int { return z.spans.n }
+
+func (z *scanner) attr(i int) (name, value []byte) {
+	s := z.spans.at(i)
+	return z.buf[s.nameLo:s.nameHi], z.bytesOf(s.value)
 }
 
 func (z *scanner) endTag() error {

@@ -45,8 +45,9 @@ func scannedTokens(doc []byte, r io.Reader) ([]string, error) {
 		switch kind {
 		case tokStart:
 			line := "start " + string(z.name)
-			for _, a := range z.attrs {
-				line += fmt.Sprintf(" %s=%q", a.name, spaced(string(a.value)))
+			for i := range z.attrCount() {
+				name, value := z.attr(i)
+				line += fmt.Sprintf(" %s=%q", name, spaced(string(value)))
 			}
 			out = append(out, line)
 			if z.empty {

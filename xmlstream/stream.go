@@ -2,9 +2,11 @@ package xmlstream
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"net/url"
 	"slices"
@@ -348,10 +350,17 @@ func (d *driver) startElement() xml.StartElement {
 	z := d.scan
 	se := &d.startTag
 	se.Name.Space, se.Name.Local = splitQName(d.names.Intern(z.name))
+	n := z.attrCount()
+	if cap(se.Attr) < n || cap(se.Attr) > max(n, attrChunk) {
+		// Of the size needed: a huge tag's list is not grown by append,
+		// nor kept for the tags after it.
+		se.Attr = make([]xml.Attr, 0, n)
+	}
 	se.Attr = se.Attr[:0]
-	for _, a := range z.attrs {
-		prefix, local := splitQName(borrowString(a.name))
-		se.Attr = append(se.Attr, xml.Attr{Name: xml.Name{Space: prefix, Local: local}, Value: borrowString(a.value)})
+	for i := range n {
+		name, value := z.attr(i)
+		prefix, local := splitQName(borrowString(name))
+		se.Attr = append(se.Attr, xml.Attr{Name: xml.Name{Space: prefix, Local: local}, Value: borrowString(value)})
 	}
 	return *se
 }
@@ -1114,12 +1123,48 @@ func duplicateAttr(as []xml.Attr) (xml.Name, bool) {
 		}
 		return xml.Name{}, false
 	}
-	seen := make(map[xml.Name]bool, len(as))
-	for _, a := range as {
-		if seen[a.Name] {
-			return a.Name, true
-		}
-		seen[a.Name] = true
+	// Many attributes: sorted by a hash of their names, 16 bytes each (a
+	// map of the names cost about 80 bytes an attribute in a huge tag).
+	// Within a run of equal hashes, in document order, the first attribute
+	// that has the name of one before it is the one a map finds: the
+	// first, in document order, whose name came before.
+	type hashed struct {
+		h uint64
+		i int
 	}
-	return xml.Name{}, false
+	hs := make([]hashed, len(as))
+	for i, a := range as {
+		hs[i] = hashed{maphash.Comparable(attrSeed, a.Name), i}
+	}
+	slices.SortFunc(hs, func(a, b hashed) int {
+		if c := cmp.Compare(a.h, b.h); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	first := -1
+	for lo := 0; lo < len(hs); {
+		hi := lo + 1
+		for hi < len(hs) && hs[hi].h == hs[lo].h {
+			hi++
+		}
+	run:
+		for k := lo + 1; k < hi; k++ {
+			for j := lo; j < k; j++ {
+				if as[hs[j].i].Name == as[hs[k].i].Name {
+					if first < 0 || hs[k].i < first {
+						first = hs[k].i
+					}
+					break run
+				}
+			}
+		}
+		lo = hi
+	}
+	if first < 0 {
+		return xml.Name{}, false
+	}
+	return as[first].Name, true
 }
+
+var attrSeed = maphash.MakeSeed()
