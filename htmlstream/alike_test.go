@@ -1,8 +1,11 @@
 package htmlstream
 
 import (
+	"bytes"
 	"math/rand"
 	"testing"
+
+	"github.com/robofilter/robofilter/filter"
 )
 
 // The open-addressing counts agree with a map under random adds and
@@ -42,5 +45,29 @@ func TestAlikeCountsMatchAMap(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A document's table goes back to alikePool when it ends, as it is: it
+// must be empty by then, whatever the document left open.
+func TestAlikeCountsAreEmptyWhenADocumentEnds(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for i := range 300 {
+		src := tagSoup(rng, 50+rng.Intn(200))
+		c, err := filter.NewCore(filter.Options{}, filter.Outputs{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := run(bytes.NewReader(src), c, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		c.Finish()
+		table := alikePool.Get().(*alikeCounts) // the one just put back, as a rule
+		for _, slot := range table { // a free slot may keep its last key
+			if slot.n != 0 {
+				t.Fatalf("input %d: the table is not empty after the document\n%q", i, src)
+			}
+		}
+		alikePool.Put(table)
 	}
 }

@@ -343,6 +343,8 @@ func (d *driver) eof() {
 	}
 	b.pin(&b.head, nil)
 	b.pin(&b.form, nil)
+	alikePool.Put(b.afeKeys) // empty: the list is
+	b.afeKeys = nil
 }
 
 // CommentMarker recognises the comment dialects: Yandex <!--noindex--> and

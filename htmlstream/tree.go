@@ -2,6 +2,7 @@ package htmlstream
 
 import (
 	"hash/maphash"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
@@ -162,10 +163,10 @@ type builder struct {
 	// <html> or <body> tag that adds a class to an element already written.
 	fostered, adopted, removedBody, lateClass int
 
-	openCount   [256]int32  // open HTML elements per scopeTracked slot (indexed by a uint8)
-	afeKeys     alikeCounts // active formatting elements alike (Noah's Ark)
-	openForeign int32       // open SVG and MathML elements
-	dx          deepIndex   // the stack above deepIndex.from
+	openCount   [256]int32   // open HTML elements per scopeTracked slot (indexed by a uint8)
+	afeKeys     *alikeCounts // active formatting elements alike (Noah's Ark); from alikePool
+	openForeign int32        // open SVG and MathML elements
+	dx          deepIndex    // the stack above deepIndex.from
 }
 
 func newBuilder(core *filter.Core, z *tokenizer, maxDepth, deepFrom int) *builder {
@@ -173,6 +174,7 @@ func newBuilder(core *filter.Core, z *tokenizer, maxDepth, deepFrom int) *builde
 		links: core.WantsLinks(), archive: core.WantsArchive()}
 	b.dx.from, b.dx.indexed, b.dx.last = deepFrom, deepFrom, noneIndexed
 	b.setPushLimit()
+	b.afeKeys = alikePool.Get().(*alikeCounts)
 	b.doc = &node{nodeState: nodeState{name: "#document", open: 1, scope: core.Root()}}
 	b.im = initialIM
 	return b
@@ -444,6 +446,13 @@ func (b *builder) afeDropped(n *node) {
 // elements, so the table is about half full at worst and a probe always
 // ends at a free slot.
 type alikeCounts [1 << alikeBits]alikeSlot
+
+// alikePool keeps the tables of finished documents: one is 16 KiB, most
+// of what a builder allocates, and a run over many small documents (the
+// records mode makes one per feed entry) paid for clearing a new one each
+// time. A document's table is empty again when it ends (every active
+// formatting element is dropped), so it goes back as it is.
+var alikePool = sync.Pool{New: func() any { return new(alikeCounts) }}
 
 const (
 	alikeBits = 10
