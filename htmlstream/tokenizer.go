@@ -348,13 +348,19 @@ func (z *tokenizer) fill() {
 		}
 	}
 	for range 100 {
+		want := cap(z.buf) - len(z.buf)
 		n, err := z.r.Read(z.buf[len(z.buf):cap(z.buf)])
 		z.buf = z.buf[:len(z.buf)+n]
 		if err != nil {
 			z.readErr = err
 		}
 		if n > 0 || err != nil {
-			z.readSize = min(2*z.readSize, maxRead)
+			if n == want {
+				// Reads grow while the input fills them; a short one
+				// (a small document, a slow pipe) does not ask for a
+				// bigger buffer.
+				z.readSize = min(2*z.readSize, maxRead)
+			}
 			z.checkUTF8()
 			return
 		}
