@@ -159,7 +159,6 @@ func (b *builder) adoptionAgency(tagAtom a.Atom, tagName string) {
 		b.startClone(feClone, fb)
 		b.refresh(b.indexOf(ca) + 1)
 		b.dx.held = false
-		b.resumeIndex()
 
 		for _, n := range []*node{fe, fb, ca} {
 			n.pinned--

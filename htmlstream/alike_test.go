@@ -63,7 +63,7 @@ func TestAlikeCountsAreEmptyWhenADocumentEnds(t *testing.T) {
 		}
 		c.Finish()
 		table := alikePool.Get().(*alikeCounts) // the one just put back, as a rule
-		for _, slot := range table { // a free slot may keep its last key
+		for _, slot := range table {            // a free slot may keep its last key
 			if slot.n != 0 {
 				t.Fatalf("input %d: the table is not empty after the document\n%q", i, src)
 			}

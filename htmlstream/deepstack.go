@@ -88,9 +88,8 @@ type nameKey struct {
 // deepIndex is the index of the stack above deepFrom.
 type deepIndex struct {
 	from int // entries at or above this depth are indexed
-	// indexed is one past the last indexed entry. It is the stack's length
-	// except while the adoption agency reorders the top of the stack; the
-	// index answers only when it covers the whole stack.
+	// indexed is one past the last indexed entry: entries pushed since the
+	// index last answered are not indexed yet (see deep).
 	indexed int
 	last    int               // indexed-1 when anything is indexed, else noneIndexed
 	topmost map[nameKey]*node // the topmost indexed entry per name
@@ -98,14 +97,29 @@ type deepIndex struct {
 }
 
 // deep reports whether the index can answer: the stack is deeper than its
-// start and all of it above is indexed.
+// start, and the index is not held; it then indexes what was pushed since
+// it last answered. Pushes do nothing for the index (a normal page's
+// stack never reaches it, and push stays small enough to be inlined), and
+// a search of a stack no deeper than b.dx.from pays one comparison.
 func (b *builder) deep() bool {
-	return b.dx.last == len(b.oe)-1
+	return len(b.oe) > b.dx.from && b.indexAll()
+}
+
+// indexAll is kept out of line, so that deep is inlined whole.
+//
+//go:noinline
+func (b *builder) indexAll() bool {
+	if b.dx.held {
+		return false
+	}
+	for b.dx.indexed < len(b.oe) {
+		b.indexTop()
+	}
+	return true
 }
 
 // noneIndexed is deepIndex.last with nothing indexed: no stack depth, not
-// even an empty stack's -1, equals it, so push, pop and deep each make one
-// comparison.
+// even an empty stack's -1, equals it, so pop makes one comparison.
 const noneIndexed = -2
 
 // indexTop indexes the entry at b.dx.indexed, the next one up.
@@ -132,7 +146,6 @@ func (b *builder) indexTop() {
 	b.dx.topmost[key] = n
 	b.dx.last = b.dx.indexed
 	b.dx.indexed++
-	b.setPushLimit()
 }
 
 // unindexTop takes the last indexed entry out of the index.
@@ -142,7 +155,6 @@ func (b *builder) unindexTop() {
 	if b.dx.last < b.dx.from {
 		b.dx.last = noneIndexed
 	}
-	b.setPushLimit()
 	n := b.oe[b.dx.indexed]
 	key := nameKey{n.ns, n.name}
 	if n.sameBelow != nil {
@@ -154,16 +166,10 @@ func (b *builder) unindexTop() {
 }
 
 // suspendIndex takes the entries from depth p up out of the index, before
-// they are reordered; resumeIndex indexes them again.
+// they are reordered; deep indexes them again when next asked.
 func (b *builder) suspendIndex(p int) {
 	for b.dx.indexed > b.dx.from && b.dx.indexed > p {
 		b.unindexTop()
-	}
-}
-
-func (b *builder) resumeIndex() {
-	for b.dx.indexed < len(b.oe) {
-		b.indexTop()
 	}
 }
 

@@ -2,6 +2,7 @@ package htmlstream
 
 import (
 	"hash/maphash"
+	"math"
 	"sync"
 	"unicode/utf8"
 
@@ -129,7 +130,6 @@ type builder struct {
 	free      []*node
 	allocated int // nodes ever made; all are back on free after EOF
 	maxDepth  int
-	pushLimit int // see setPushLimit
 	depthErr  bool
 	// afterToken: the driver has something to do after the token (the
 	// depth limit is exceeded, or a test looks at every step); one test
@@ -173,7 +173,9 @@ func newBuilder(core *filter.Core, z *tokenizer, maxDepth, deepFrom int) *builde
 	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth,
 		links: core.WantsLinks(), archive: core.WantsArchive()}
 	b.dx.from, b.dx.indexed, b.dx.last = deepFrom, deepFrom, noneIndexed
-	b.setPushLimit()
+	if b.maxDepth <= 0 {
+		b.maxDepth = math.MaxInt
+	}
 	b.afeKeys = alikePool.Get().(*alikeCounts)
 	b.doc = &node{nodeState: nodeState{name: "#document", open: 1, scope: core.Root()}}
 	b.im = initialIM
@@ -289,29 +291,8 @@ func (b *builder) push(n *node) {
 	b.countOpen(n, 1)
 	n.open++
 	b.oe = append(b.oe, n)
-	if len(b.oe) > b.pushLimit {
-		b.pushedPastLimit()
-	}
-}
-
-// pushedPastLimit indexes the entry just pushed in the deep part of the
-// stack, or notes that the depth limit is exceeded. push makes one
-// comparison for both (and stays small enough to be inlined).
-func (b *builder) pushedPastLimit() {
-	if len(b.oe)-1 == b.dx.indexed {
-		b.indexTop()
-	}
-	if b.maxDepth > 0 && len(b.oe) > b.maxDepth {
+	if len(b.oe) > b.maxDepth {
 		b.depthErr, b.afterToken = true, true
-	}
-}
-
-// setPushLimit keeps pushLimit the depth past which push has more to do:
-// index the new entry or stop at the depth limit.
-func (b *builder) setPushLimit() {
-	b.pushLimit = b.dx.indexed
-	if b.maxDepth > 0 {
-		b.pushLimit = min(b.pushLimit, b.maxDepth)
 	}
 }
 
@@ -390,9 +371,6 @@ func (b *builder) removeFromStack(n *node) {
 	copy(b.oe[i:], b.oe[i+1:])
 	b.oe[len(b.oe)-1] = nil
 	b.oe = b.oe[:len(b.oe)-1]
-	if !b.dx.held {
-		b.resumeIndex()
-	}
 	n.onStack = false
 	b.countOpen(n, -1)
 	b.decOpen(n)
