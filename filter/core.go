@@ -315,6 +315,10 @@ func (c *Core) Root() Scope { return Scope{} }
 
 // Warn reports a problem in the input at pos.
 func (c *Core) Warn(pos Pos, format string, args ...any) {
+	if c.out.Warning == nil && len(c.res.Warnings) >= MaxWarnings {
+		c.res.WarningsDropped++ // nobody reads it: not formatted
+		return
+	}
 	w := Warning{Pos: pos, Line: pos.Line, Col: pos.Col, Message: clip(fmt.Sprintf(format, args...), MaxWarningBytes)}
 	if c.out.Warning != nil {
 		c.out.Warning(w)
