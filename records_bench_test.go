@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/internal/benchpage"
 )
 
 // recordsBenchFeeds are generated feeds of about 4 MB each, the shapes
@@ -16,23 +17,8 @@ import (
 // data-nosnippet), like xmlstream's benchDoc; and an RSS feed whose items
 // have a title, a link and a description, HTML in a CDATA section.
 var recordsBenchFeeds = sync.OnceValue(func() map[string][]byte {
-	var atom, rss bytes.Buffer
-	atom.WriteString(`<?xml version="1.0" encoding="utf-8"?>
-<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://example.com/">
-<title>Benchmark feed</title>
-`)
-	for i := 0; atom.Len() < 4<<20; i++ {
-		fmt.Fprintf(&atom, `<entry>
- <id>urn:uuid:%08d</id><title>Entry %d &amp; more</title>
- <link rel="alternate" href="/posts/%d"/>
- <updated>2024-01-01T00:00:00Z</updated>
- <summary type="html">&lt;p&gt;Escaped &lt;b&gt;HTML&lt;/b&gt; summary number %d, with some words to index.&lt;/p&gt;</summary>
- <content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>Paragraph with <a href="/a/%d">a link</a> and <em>emphasis</em>, plus text &#8212; and more text.</p>
- <p class="robots-noindex">Excluded region text.</p><p>Kept <span data-nosnippet="">out of snippets</span> tail.</p><ul><li>one</li><li>two</li></ul></div></content>
-</entry>
-`, i, i, i, i, i)
-	}
-	atom.WriteString("</feed>\n")
+	atom := benchpage.AtomFeed(4<<20, false)
+	var rss bytes.Buffer
 	rss.WriteString(`<?xml version="1.0" encoding="utf-8"?>
 <rss version="2.0"><channel><title>Benchmark feed</title><link>http://example.com/</link>
 `)
@@ -41,7 +27,7 @@ var recordsBenchFeeds = sync.OnceValue(func() map[string][]byte {
 		fmt.Fprintf(&rss, "<item><title>Item %d</title><link>http://example.com/%d</link><guid>%d</guid>\n<description><![CDATA[%s]]></description></item>\n", i, i, i, para)
 	}
 	rss.WriteString("</channel></rss>\n")
-	return map[string][]byte{"atom": atom.Bytes(), "rss": rss.Bytes()}
+	return map[string][]byte{"atom": atom, "rss": rss.Bytes()}
 })
 
 // BenchmarkRecords runs records mode over the generated feeds, every

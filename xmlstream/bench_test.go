@@ -3,7 +3,6 @@ package xmlstream
 import (
 	"bytes"
 	"encoding/xml"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -12,33 +11,14 @@ import (
 	"testing"
 
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/benchpage"
 	"github.com/robofilter/robofilter/phrase"
 )
 
 // benchDoc is a generated Atom feed of about 20 MB: entries with escaped
 // HTML summaries, XHTML content (links, robots classes, data-nosnippet),
 // XLink links and entity references.
-var benchDoc = sync.OnceValue(func() []byte {
-	var b bytes.Buffer
-	b.WriteString(`<?xml version="1.0" encoding="utf-8"?>
-<feed xmlns="http://www.w3.org/2005/Atom" xmlns:xlink="http://www.w3.org/1999/xlink" xml:base="http://example.com/">
-<title>Benchmark feed</title>
-`)
-	for i := 0; b.Len() < 20<<20; i++ {
-		fmt.Fprintf(&b, `<entry>
- <id>urn:uuid:%08d</id><title>Entry %d &amp; more</title>
- <link rel="alternate" href="/posts/%d"/>
- <updated>2024-01-01T00:00:00Z</updated>
- <summary type="html">&lt;p&gt;Escaped &lt;b&gt;HTML&lt;/b&gt; summary number %d, with some words to index.&lt;/p&gt;</summary>
- <content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p>Paragraph with <a href="/a/%d">a link</a> and <em>emphasis</em>, plus text &#8212; and more text.</p>
- <p class="robots-noindex">Excluded region text.</p><p>Kept <span data-nosnippet="">out of snippets</span> tail.</p><ul><li>one</li><li>two</li></ul></div></content>
- <source xlink:type="simple" xlink:href="/src/%d">Source text</source>
-</entry>
-`, i, i, i, i, i, i)
-	}
-	b.WriteString("</feed>\n")
-	return b.Bytes()
-})
+var benchDoc = sync.OnceValue(func() []byte { return benchpage.AtomFeed(20<<20, true) })
 
 // BenchmarkRawTokenBaseline is the bare encoding/xml RawToken loop: the
 // ceiling for the XML stage.
