@@ -25,6 +25,10 @@ func (b *builder) adoptionAgency(tagAtom a.Atom, tagName string) {
 		b.pop()
 		return
 	}
+	// The index of a deep stack is held from the first reordering to the
+	// end of the call, not taken down and rebuilt for each of up to eight
+	// runs: what the runs look up is within maxAdoptionReach of the top.
+	defer b.releaseIndex()
 	for outer := 0; outer < 8; outer++ {
 		var fe *node
 		for j := len(b.afe) - 1; j >= 0; j-- {
@@ -37,6 +41,7 @@ func (b *builder) adoptionAgency(tagAtom a.Atom, tagName string) {
 			}
 		}
 		if fe == nil {
+			b.releaseIndex() // its search may go anywhere down the stack
 			b.endTagOther(tagAtom, tagName)
 			return
 		}
@@ -78,7 +83,7 @@ func (b *builder) adoptionAgency(tagAtom a.Atom, tagName string) {
 		}
 		b.adopted++
 		// The entries from fe up are reordered: out of the stack's index
-		// until the run ends (what it looks up meanwhile is near the top).
+		// until the call ends.
 		b.dx.held = true
 		b.suspendIndex(feIndex)
 		fe.pinned++
@@ -158,7 +163,6 @@ func (b *builder) adoptionAgency(tagAtom a.Atom, tagName string) {
 		fb.scope = b.core.Rescope(fb.parent.scope, fb.scope)
 		b.startClone(feClone, fb)
 		b.refresh(b.indexOf(ca) + 1)
-		b.dx.held = false
 
 		for _, n := range []*node{fe, fb, ca} {
 			n.pinned--

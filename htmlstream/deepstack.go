@@ -173,6 +173,10 @@ func (b *builder) suspendIndex(p int) {
 	}
 }
 
+// releaseIndex ends the adoption agency's hold: deep indexes again what
+// was taken out when next asked.
+func (b *builder) releaseIndex() { b.dx.held = false }
+
 // stopBelow is the depth of the nearest stop of kind k on the indexed part
 // of the stack, or -1 when there is none there. Only when b.deep().
 func (b *builder) stopBelow(k stopKind) int {

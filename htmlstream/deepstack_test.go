@@ -28,6 +28,7 @@ func stackTrace(t testing.TB, src []byte, deepFrom, fullEvery int) []uint64 {
 	}
 	var trace []uint64
 	opts := Options{Charset: "utf-8", deepFrom: deepFrom, afterToken: func(b *builder) {
+		checkNodesInUse(t, b, len(trace))
 		var h maphash.Hash
 		h.SetSeed(traceSeed)
 		if len(trace)%fullEvery != 0 {
@@ -55,6 +56,30 @@ func stackTrace(t testing.TB, src []byte, deepFrom, fullEvery int) []uint64 {
 	}
 	c.Finish()
 	return trace
+}
+
+// checkNodesInUse fails the test when a node is on the stack twice, or is
+// on the free list (to be reused) while the stack, the list of active
+// formatting elements or the form or head pointer still has it: the
+// stack's hash, names only, cannot tell.
+func checkNodesInUse(t testing.TB, b *builder, token int) {
+	t.Helper()
+	inUse := make(map[*node]bool, len(b.oe)+len(b.afe)+2)
+	for _, n := range b.oe {
+		if inUse[n] {
+			t.Fatalf("after token %d: <%s> is on the stack twice", token, n.name)
+		}
+		inUse[n] = true
+	}
+	for _, n := range b.afe {
+		inUse[n] = true
+	}
+	inUse[b.form], inUse[b.head] = true, true
+	for _, n := range b.free {
+		if inUse[n] {
+			t.Fatalf("after token %d: <%s> is free while still in use", token, n.name)
+		}
+	}
 }
 
 // firstDifference is the first token after which two traces differ, or -1.

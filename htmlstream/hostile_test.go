@@ -10,6 +10,15 @@ import (
 	"github.com/robofilter/robofilter/phrase"
 )
 
+// bytesOfDistinctB is the length of the first n tags of "<b id=0><b id=1>…".
+func bytesOfDistinctB(n int) int {
+	total := 0
+	for i := range n {
+		total += len(fmt.Sprintf("<b id=%d>", i))
+	}
+	return total
+}
+
 // Inputs that made earlier versions quadratic or worse: each must run, in
 // about linear time, to the text it has.
 func TestHostileInputs(t *testing.T) {
@@ -53,6 +62,16 @@ func TestHostileInputs(t *testing.T) {
 		{"<option> with the select far down", "<select><option>" + strings.Repeat("<span>", 50000) + strings.Repeat("<option>", 10000) + "z", "z\n"},
 		{"tables resetting the mode far down", "<div>" + strings.Repeat("<span>", 50000) + strings.Repeat("<table></table>", 3000) + "z", "z\n"},
 		{"list items over deep divs", "<ul><li><section>" + strings.Repeat("<div>", 50000) + strings.Repeat("<li></li>", 10000) + "z", "z\n"},
+		// A form in a table used to be freed while still the form element,
+		// and each repetition left a count in the formatting elements'
+		// table until it was full and a probe never ended.
+		{"forms in tables with formatting elements", strings.Repeat("<table><form></table></form><b id=K><i><u>", 1200), ""},
+		// The adoption agency with hundreds of elements open above its
+		// formatting element, 3,000 times (each up to eight runs).
+		{"misnested end tags over 500 divs", distinctB.String()[:bytesOfDistinctB(500)] + strings.Repeat("<div>", 500) + strings.Repeat("</b>", 3000) + "z", "z\n"},
+		// "</body>" with no body open (a frameset document): no walk of the
+		// stack for each.
+		{"</body> in a deep frameset", "<frameset class=robots-noarchive>" + strings.Repeat("<frameset>", 50000) + strings.Repeat("</body>", 10000), ""},
 		{"unterminated comment", "<p>a<!-- never closed <a href=/x>x</a>", "a\n"},
 		{"NULs everywhere", "<p>\x00a\x00</p>\x00<a\x00 href=/y>y</a>", "a\ny\n"},
 	}

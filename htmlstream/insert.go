@@ -210,6 +210,7 @@ func (b *builder) addFormattingElement() {
 	b.afe = append(b.afe, n)
 	n.inAFE = true
 	b.afeKeys.add(afeKey(n))
+	b.afeKeyCount++
 	if len(b.afe) > maxActiveFormatting {
 		// Beyond html.Parse's own limit (it refuses depth over 512, which
 		// reconstructing this many elements needs), the algorithm is

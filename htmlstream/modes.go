@@ -795,8 +795,8 @@ func inTableIM(b *builder) bool {
 				return true
 			}
 			n := b.addElement()
+			b.pin(&b.form, n) // before the pop, which would free it
 			b.pop()
-			b.pin(&b.form, n)
 		}
 	case html.EndTagToken:
 		switch b.tok.atom {

@@ -255,6 +255,10 @@ var trickyCases = []struct{ name, src string }{
 	{"li implies end of li", `<ul><li class="robots-noindex">a<li>b</ul>`},
 	{"dd dt implied ends", `<dl><dt class="robots-noindex">t<dd>d<dt>u</dl>`},
 	{"table cell scopes", `<table><tr><td class="robots-noindex">a<td>b</table>c`},
+	// A form in a table is inserted and popped at once, but stays the form
+	// element: it was freed by the pop and then used again while in use.
+	{"form in a table", `<table><form></table></form><div class=robots-noindex><span><b>hidden</b></span></div><p>visible</p>`},
+	{"form in a table, closed in it", `<table><form></form><li></head><span class=robots-noarchive></li>x`},
 	{"table row class", `<table class="robots-noindex"><tr><td>a</td></tr></table>b`},
 	{"heading closes heading", `<h1 class="robots-noindex">a<h2>b</h2>`},
 	{"misnested formatting b p", `<b class="robots-noindex">1<p>2</b>3</p>4`},

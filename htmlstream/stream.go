@@ -266,6 +266,11 @@ func (d *driver) passPending() {
 // belong in the archive: its parent, or it, is archived.
 func (d *driver) ownTagArchived(x a.Atom) bool {
 	b, c := d.b, d.core
+	if !b.stackContains(x) {
+		// None open (a frameset document has no body): no walk of the
+		// whole stack for each "</body>".
+		return false
+	}
 	for i, n := range b.oe {
 		if n.atom != x || n.ns != nsHTML {
 			continue
@@ -343,7 +348,10 @@ func (d *driver) eof() {
 	}
 	b.pin(&b.head, nil)
 	b.pin(&b.form, nil)
-	alikePool.Put(b.afeKeys) // empty: the list is
+	if b.afeKeyCount != 0 { // the list is empty, so the table should be
+		*b.afeKeys = alikeCounts{}
+	}
+	alikePool.Put(b.afeKeys)
 	b.afeKeys = nil
 }
 

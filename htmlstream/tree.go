@@ -165,6 +165,7 @@ type builder struct {
 
 	openCount   [256]int32   // open HTML elements per scopeTracked slot (indexed by a uint8)
 	afeKeys     *alikeCounts // active formatting elements alike (Noah's Ark); from alikePool
+	afeKeyCount int          // counts in afeKeys: 0 when it goes back to the pool
 	openForeign int32        // open SVG and MathML elements
 	dx          deepIndex    // the stack above deepIndex.from
 }
@@ -414,6 +415,7 @@ func (b *builder) afeRemove(n *node) {
 func (b *builder) afeDropped(n *node) {
 	n.inAFE = false
 	b.afeKeys.remove(afeKey(n))
+	b.afeKeyCount--
 	b.maybeFree(n)
 }
 
@@ -429,7 +431,9 @@ type alikeCounts [1 << alikeBits]alikeSlot
 // of what a builder allocates, and a run over many small documents (the
 // records mode makes one per feed entry) paid for clearing a new one each
 // time. A document's table is empty again when it ends (every active
-// formatting element is dropped), so it goes back as it is.
+// formatting element is dropped), so it goes back as it is; should the
+// count of what was added and removed say otherwise, it is cleared first,
+// so that no later document inherits a count.
 var alikePool = sync.Pool{New: func() any { return new(alikeCounts) }}
 
 const (
@@ -491,6 +495,7 @@ func (b *builder) afeInsert(i int, n *node) {
 	b.afe[i] = n
 	n.inAFE = true
 	b.afeKeys.add(afeKey(n))
+	b.afeKeyCount++
 }
 
 func (b *builder) pin(slot **node, n *node) {
