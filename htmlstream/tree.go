@@ -2,7 +2,6 @@ package htmlstream
 
 import (
 	"hash/maphash"
-	"math"
 	"sync"
 	"unicode/utf8"
 
@@ -170,13 +169,12 @@ type builder struct {
 	dx          deepIndex    // the stack above deepIndex.from
 }
 
+// newBuilder makes a document's builder; maxDepth and deepFrom are
+// positive (run gives their defaults).
 func newBuilder(core *filter.Core, z *tokenizer, maxDepth, deepFrom int) *builder {
 	b := &builder{core: core, z: z, framesetOK: true, maxDepth: maxDepth,
 		links: core.WantsLinks(), archive: core.WantsArchive()}
 	b.dx.from, b.dx.indexed, b.dx.last = deepFrom, deepFrom, noneIndexed
-	if b.maxDepth <= 0 {
-		b.maxDepth = math.MaxInt
-	}
 	b.afeKeys = alikePool.Get().(*alikeCounts)
 	b.doc = &node{nodeState: nodeState{name: "#document", open: 1, scope: core.Root()}}
 	b.im = initialIM
