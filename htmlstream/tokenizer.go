@@ -451,6 +451,9 @@ var (
 	tagNameEnd  = byteSet(func(c byte) bool { return isTagSpace(c) || c == '/' || c == '>' })
 	attrKeyEnd  = byteSet(func(c byte) bool { return isTagSpace(c) || c == '/' || c == '>' || c == '=' })
 	unquotedEnd = byteSet(func(c byte) bool { return isTagSpace(c) || c == '>' })
+	// opensMarkup: the bytes after '<' that start a token (one lookup, not
+	// four tests whose outcome changes from tag to tag).
+	opensMarkup = byteSet(func(c byte) bool { return isASCIILetter(c) || c == '/' || c == '!' || c == '?' })
 	dashOrLT    = byteSet(func(c byte) bool { return c == '-' || c == '<' })
 )
 
@@ -494,7 +497,7 @@ func (z *tokenizer) scanData() (html.TokenType, bool) {
 			win = z.win
 		}
 		c := win[lt+1]
-		if !isASCIILetter(c) && c != '/' && c != '!' && c != '?' {
+		if !opensMarkup[c] {
 			lt++
 			continue
 		}

@@ -245,3 +245,28 @@ func TestMayStartSpaceCoversEverySpace(t *testing.T) {
 		}
 	}
 }
+
+// TestWriterModelWordsAndSingleSpaces is text of short words and single
+// spaces, where the eight-byte scan (plainWords) does the work, with now
+// and then a byte it must stop at: every kind of wide space, characters
+// that share a wide space's lead byte, controls and double spaces, at
+// every offset within eight bytes.
+func TestWriterModelWordsAndSingleSpaces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	words := []string{"a", "to", "the", "dog", "café", "naïve", "jumps", "crawler"}
+	rare := []string{"  ", "\t", "\n", "\r", "\f", "\x01", "\u00a0", "\u0085", "©", "\u1680", "\u2003", "\u200a", "\u200b",
+		"\u2028", "\u202f", "\u205f", "\u3000", "\u3001", "あ", "\u0800", "\x00\x02\x00", "\x00\x03\x00", "\xe2", "\xc2"}
+	for round := 0; round < 2000; round++ {
+		var ops []byte
+		n := rng.IntN(300)
+		for len(ops) < n {
+			ops = append(ops, words[rng.IntN(len(words))]...)
+			if rng.IntN(12) == 0 {
+				ops = append(ops, rare[rng.IntN(len(rare))]...)
+			} else {
+				ops = append(ops, ' ')
+			}
+		}
+		runOps(t, ops)
+	}
+}
