@@ -82,6 +82,10 @@ type classVerdict struct {
 	override Override
 	dialect  string // which dialect decided (for reports): "profile", "nocontent", "robotN"
 	warnings []string
+	// quiet: nobody will read the warnings, so they are counted in made
+	// and not formatted (a page can have a million such elements).
+	quiet bool
+	made  int // the warnings made (or, quiet, counted)
 	// unlisted counts the warnings about tokens past maxClassWarnings.
 	unlisted int
 	// unnamed are the robot numbers of per-robot classes no META has
@@ -99,11 +103,17 @@ const maxClassWarnings = 10
 // listed; past maxClassWarnings it is counted instead, and not made (a
 // million tokens would make a million messages to drop).
 func (v *classVerdict) warnToken() bool {
-	if len(v.warnings) >= maxClassWarnings {
+	if v.made >= maxClassWarnings {
 		v.unlisted++
 		return false
 	}
-	return true
+	return v.warn()
+}
+
+// warn counts a warning and reports whether to make it (not when quiet).
+func (v *classVerdict) warn() bool {
+	v.made++
+	return !v.quiet
 }
 
 // profileSuffix maps a class suffix to the override it means.
@@ -145,8 +155,8 @@ const curlyQuotes = "\u201c\u201d\u2018\u2019\u201e"
 // profileOK is false under --require-profile when the head did not name the
 // profile: the profile's classes are then meaningless (Yahoo's
 // robots-nocontent is not the profile's and still counts).
-func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (is, named bool), profileOK bool) classVerdict {
-	var v classVerdict
+func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (is, named bool), profileOK, quiet bool) classVerdict {
+	v := classVerdict{quiet: quiet}
 	if !mentionsRobot(class) {
 		return v
 	}
@@ -238,13 +248,13 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (i
 			v.dialect = "robot" + strconv.Itoa(n)
 		}
 	}
-	if v.unlisted > 0 {
+	if v.unlisted > 0 && v.warn() {
 		v.warnings = append(v.warnings, fmt.Sprintf("%d more warnings about this element's robots class tokens (unknown classes, typographic quotes), not listed", v.unlisted))
 	}
-	if genericConflict != 0 {
+	if genericConflict != 0 && v.warn() {
 		v.warnings = append(v.warnings, fmt.Sprintf("conflicting classes on one element (%s and its opposite); the \"no\" wins", genericConflict))
 	}
-	if specificConflict != 0 {
+	if specificConflict != 0 && v.warn() {
 		v.warnings = append(v.warnings, fmt.Sprintf("conflicting per-robot classes on one element (%s and its opposite); the \"no\" wins", specificConflict))
 	}
 	v.override = generic
@@ -264,7 +274,7 @@ func ClassSwitches(dialects Dialects, classes [][]byte, noSnippet []bool) Switch
 	}
 	var off Switch
 	for i, class := range classes {
-		ov := resolveClasses(class, dialects, nil, true).override
+		ov := resolveClasses(class, dialects, nil, true, true).override
 		if i < len(noSnippet) && noSnippet[i] && dialects&DialectNoSnippet != 0 && ov.On&NoArchive == 0 {
 			ov.Off |= NoArchive
 		}

@@ -29,7 +29,7 @@ func TestResolveClassesOverrides(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			v := resolveClasses([]byte(tc.class), AllDialects, robot1, true)
+			v := resolveClasses([]byte(tc.class), AllDialects, robot1, true, false)
 			if v.override != tc.want || len(v.warnings) != tc.warnings || len(v.unnamed) != 0 {
 				t.Errorf("got %+v (warnings %q), want %+v with %d warnings", v.override, v.warnings, tc.want, tc.warnings)
 			}
@@ -47,7 +47,7 @@ func TestOverrideApplyInnermostDecides(t *testing.T) {
 
 func TestUnnamedRobotsClassIsNoted(t *testing.T) {
 	named := func(n int) (is, named bool) { return false, n == 1 }
-	v := resolveClasses([]byte("robots-noindex robot3-index robot1-index"), AllDialects, named, true)
+	v := resolveClasses([]byte("robots-noindex robot3-index robot1-index"), AllDialects, named, true, false)
 	if v.override != (Override{Off: NoIndex}) || len(v.warnings) != 0 || len(v.unnamed) != 1 || v.unnamed[0] != 3 {
 		t.Errorf("got %+v", v)
 	}
@@ -67,7 +67,7 @@ func TestClassWarningsAreBoundedPerElement(t *testing.T) {
 	}
 	class.WriteString("robots-" + strings.Repeat("x", 1<<20))
 	unnamed := func(n int) (is, named bool) { return false, false }
-	v := resolveClasses([]byte(class.String()), AllDialects, unnamed, true)
+	v := resolveClasses([]byte(class.String()), AllDialects, unnamed, true, false)
 	if v.override != (Override{Off: NoIndex | NoFollow}) {
 		t.Errorf("override %+v, want noindex and nofollow", v.override)
 	}
@@ -83,8 +83,58 @@ func TestClassWarningsAreBoundedPerElement(t *testing.T) {
 	if len(v.unnamed) != maxWarnedRobots || v.unnamed[0] != 0 || v.unnamed[1] != 7 || v.unnamed[2] != 1 {
 		t.Errorf("%d unnamed robots noted (first %v), want %d, each once", len(v.unnamed), v.unnamed[:min(3, len(v.unnamed))], maxWarnedRobots)
 	}
-	long := resolveClasses([]byte("robots-"+strings.Repeat("x", 1<<20)), AllDialects, nil, true)
+	long := resolveClasses([]byte("robots-"+strings.Repeat("x", 1<<20)), AllDialects, nil, true, false)
 	if len(long.warnings) != 1 || len(long.warnings[0]) > 200 {
 		t.Errorf("a 1 MiB unknown class gives warnings of %d bytes", len(long.warnings[0]))
+	}
+}
+
+// Class warnings nobody will read (no Warning output, the Result full) are
+// counted without being made: the counts are those of the warnings a
+// Warning output is given, element after element.
+func TestUnreadClassWarningsAreCountedAlike(t *testing.T) {
+	classes := [][]byte{
+		[]byte("robots-nosuch"),
+		[]byte("robots-a robots-b robots-c robots-d robots-e robots-f robots-g robots-h robots-i robots-j robots-k robots-l"),
+		[]byte("robots-index robots-noindex robots-x"),
+		[]byte("robot1-index robot1-noindex robot1-what"),
+		[]byte("\u201drobots-noindex\u201d"),
+		[]byte("plain"),
+	}
+	run := func(listen bool) (int, *Result) {
+		seen := 0
+		var out Outputs
+		if listen {
+			out.Warning = func(Warning) { seen++ }
+		}
+		c, err := NewCore(Options{Agent: "robot"}, out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Meta([]byte("RobotExclusion.RobotName1"), []byte("robot"), StartPos, true)
+		var root Scope
+		for i := 0; i < 2*MaxWarnings; i++ {
+			var s Scope
+			c.Start(&s, &root, &Element{Tag: "p", Class: classes[i%len(classes)]})
+			c.End(&s, Block)
+		}
+		res, err := c.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seen, res
+	}
+	seen, listened := run(true)
+	_, unread := run(false)
+	if len(listened.Warnings) != MaxWarnings || len(unread.Warnings) != MaxWarnings {
+		t.Fatalf("kept %d and %d warnings, want %d", len(listened.Warnings), len(unread.Warnings), MaxWarnings)
+	}
+	if seen != MaxWarnings+listened.WarningsDropped || unread.WarningsDropped != listened.WarningsDropped {
+		t.Errorf("dropped %d unread, %d listened to (%d seen)", unread.WarningsDropped, listened.WarningsDropped, seen)
+	}
+	for i := range unread.Warnings {
+		if unread.Warnings[i] != listened.Warnings[i] {
+			t.Fatalf("warning %d: %q, listened to: %q", i, unread.Warnings[i].Message, listened.Warnings[i].Message)
+		}
 	}
 }

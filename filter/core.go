@@ -342,7 +342,11 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 	var ov Override
 	dialect, marker := "", ""
 	if len(el.Class) > 0 && mentionsRobot(el.Class) { // most classes say nothing to robots
-		v := resolveClasses(el.Class, c.dialects, c.agentIsRobot, !c.opts.RequireProfile || c.profileOK)
+		quiet := el.Clone || c.out.Warning == nil && len(c.res.Warnings) >= MaxWarnings
+		v := resolveClasses(el.Class, c.dialects, c.agentIsRobot, !c.opts.RequireProfile || c.profileOK, quiet)
+		if quiet && !el.Clone {
+			c.res.WarningsDropped += v.made // as Warn counts what nobody reads
+		}
 		if !el.Clone {
 			for _, w := range v.warnings {
 				c.Warn(el.Pos, "<%s>: %s", el.Tag, w)
