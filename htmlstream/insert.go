@@ -29,7 +29,10 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	b.setParent(n, t)
 	var el filter.Element
 	b.element(&el, n)
-	b.elementHooks(n)
+	switch n.atom {
+	case a.Body, a.Frameset, a.Head, a.Meta, a.Base:
+		b.elementHooks(n) // the rest say nothing about the document: no call
+	}
 	b.core.Start(&n.scope, &t.scope, &el)
 	n.layout = el.Layout
 	if ns == nsHTML && n.flags&flagFormatting != 0 {

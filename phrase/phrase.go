@@ -92,7 +92,9 @@ func (w *Writer) Text(b []byte) {
 		// whether the byte it stopped at continues the run.
 		start := i
 		for {
-			i = plainWords(b, i)
+			if i+8 <= len(b) {
+				i = plainWords(b, i)
+			}
 			for i < len(b) && !special[b[i]] {
 				i++
 			}
@@ -111,7 +113,17 @@ func (w *Writer) Text(b []byte) {
 			}
 			break
 		}
-		w.words(b[start:i])
+		if run := b[start:i]; w.pending <= sepSpace && w.inLine && w.onLine == nil && w.err == nil && len(w.buf)+len(run) < cap(w.buf) {
+			// words' usual case, without its call: more words on the
+			// line, into the buffer, after one space or none.
+			if w.pending == sepSpace {
+				w.buf = append(w.buf, ' ')
+			}
+			w.pending = sepNone
+			w.buf = append(w.buf, run...)
+		} else {
+			w.words(run)
+		}
 	}
 }
 
