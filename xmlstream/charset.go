@@ -31,7 +31,10 @@ func openSource(r io.Reader, core *filter.Core, opts Options) (*source, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	cs, err := detectCharset(head, opts.Charset)
+	// Only the first headSize bytes decide, however many one read gave:
+	// otherwise a declaration that ends past them would count or not
+	// with the reader's chunk sizes.
+	cs, err := detectCharset(head[:min(len(head), headSize)], opts.Charset)
 	for _, w := range cs.warnings {
 		core.Warn(filter.StartPos, "%s", w)
 	}
@@ -89,6 +92,8 @@ func detectCharset(head []byte, callerLabel string) (docCharset, error) {
 		cs.enc, cs.name = e, n
 		cs.bigEndian = n == "utf-16be"
 	case cs.enc != nil: // UTF-16 recognised by its BOM or first characters
+	case !declared && len(head) >= headSize && unclosedDeclaration(head):
+		cs.warnings = append(cs.warnings, fmt.Sprintf("the XML declaration does not end in the first %d bytes: its encoding, if any, is not read; the document is read as UTF-8", headSize))
 	case declared:
 		e, n := lookupCharset(label)
 		switch {
@@ -293,6 +298,13 @@ func headDecides(head []byte) bool {
 		return true
 	}
 	return bytes.Contains(t, []byte("?>"))
+}
+
+// unclosedDeclaration reports whether head starts an XML declaration (after
+// a UTF-8 byte order mark and white space) that does not end in it.
+func unclosedDeclaration(head []byte) bool {
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n")
+	return bytes.HasPrefix(head, []byte("<?xml")) && len(head) > 5 && isS(head[5]) && !bytes.Contains(head, []byte("?>"))
 }
 
 // declaredEncoding reads the encoding pseudo-attribute of an XML declaration

@@ -106,3 +106,41 @@ func TestUTF16ArchiveKeepsOriginalBytes(t *testing.T) {
 		}
 	}
 }
+
+// Only the first headSize bytes choose the charset, at every chunking: a
+// declaration that ends past them is not read (with a warning), one that
+// ends within them is, whatever the reads return. Before, a reader whose
+// first read went past headSize saw the late declaration and another did not.
+func TestCharsetHeadIsTheSameAtEveryChunking(t *testing.T) {
+	for _, tc := range []struct {
+		name, charset, text string
+		warned          bool
+	}{
+		{"declaration ends inside the head", "windows-1252", "café\n", false},
+		{"declaration ends past the head", "utf-8", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pad := headSize - len(`<?xml version="1.0" encoding="iso-8859-1"?>`)
+			if tc.warned {
+				pad++
+			}
+			doc := []byte(`<?xml version="1.0" encoding="iso-8859-1"` + strings.Repeat(" ", pad) + "?><a>caf\xe9</a>")
+			var first string
+			for _, c := range chunkings(doc, 5) {
+				oc := runXML(t, c.r(), filter.Options{}, Options{})
+				warned := false
+				for _, w := range oc.res.Warnings {
+					warned = warned || strings.Contains(w.Message, "does not end in the first 1024 bytes")
+				}
+				if oc.res.Charset != tc.charset || warned != tc.warned || tc.text != "" && oc.text != tc.text {
+					t.Errorf("%s: charset %s, warned %v, text %q, error %v", c.name, oc.res.Charset, warned, oc.text, oc.err)
+				}
+				if got := oc.render(doc); first == "" {
+					first = got
+				} else if got != first {
+					t.Fatalf("%s differs from whole:\n%s\n---\n%s", c.name, got, first)
+				}
+			}
+		})
+	}
+}
