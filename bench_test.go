@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/benchpage"
@@ -134,6 +136,50 @@ func BenchmarkNoOutputs(b *testing.B) {
 // With only the strict profile, for the cost of the other dialects.
 func BenchmarkAllThreeProfileOnly(b *testing.B) {
 	benchRobofilter(b, page(b), allThree, filter.DialectProfile)
+}
+
+// BenchmarkRatio measures what the targets are stated in: the
+// share of the bare x/net tokenizer's speed that each output keeps. On a
+// shared machine the speed of either alone drifts by more than the
+// differences that matter, so each round runs the bare loop, the output
+// and the bare loop again, back to back, and takes the output's ratio to
+// the mean of the two bare runs. It reports the median ratio and the
+// quartiles over the rounds (b.N): run it with -cpu 1 and -benchtime 21x.
+func BenchmarkRatio(b *testing.B) {
+	src := page(b)
+	bare := func() {
+		z := html.NewTokenizer(bytes.NewReader(src))
+		for z.Next() != html.ErrorToken {
+		}
+	}
+	for _, k := range []struct {
+		name string
+		kind outputKind
+	}{{"text", textOnly}, {"archive", archiveOnly}, {"links", linksOnly}, {"all", allThree}} {
+		b.Run(k.name, func(b *testing.B) {
+			timed := func(run func()) float64 {
+				start := time.Now()
+				run()
+				return float64(time.Since(start))
+			}
+			ratios := make([]float64, 0, b.N)
+			for i := 0; i < b.N; i++ {
+				before := timed(bare)
+				ours := timed(func() {
+					if _, err := Process(bytes.NewReader(src), Options{}, benchOutputs(k.kind)); err != nil {
+						b.Fatal(err)
+					}
+				})
+				after := timed(bare)
+				ratios = append(ratios, (before+after)/2/ours)
+			}
+			slices.Sort(ratios)
+			n := len(ratios)
+			b.ReportMetric(ratios[n/2], "median-of-bare")
+			b.ReportMetric(ratios[n/4], "q1-of-bare")
+			b.ReportMetric(ratios[(3*n)/4], "q3-of-bare")
+		})
+	}
 }
 
 // The corpus: real pages, each run through all three outputs.
