@@ -114,7 +114,7 @@ func TestUTF16ArchiveKeepsOriginalBytes(t *testing.T) {
 func TestCharsetHeadIsTheSameAtEveryChunking(t *testing.T) {
 	for _, tc := range []struct {
 		name, charset, text string
-		warned          bool
+		warned              bool
 	}{
 		{"declaration ends inside the head", "windows-1252", "café\n", false},
 		{"declaration ends past the head", "utf-8", "", true},
