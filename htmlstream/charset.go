@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 )
@@ -59,6 +60,14 @@ func openInput(r io.Reader, opts Options) (*input, error) {
 			return nil, fmt.Errorf("unknown charset %q", opts.Charset)
 		}
 		enc, name = e, n
+	case opts.ContentType == "" && !hasHighBytes(head) && !mentionsMeta(head):
+		// DetermineEncoding's answer is known without its prescan, which
+		// tokenizes the head again (a sixth of a small page's cost): no
+		// label, no META that could name a charset, no byte above ASCII,
+		// so windows-1252 as a guess, read as below.
+		in.name = "utf-8"
+		in.fallback = charmap.Windows1252.NewDecoder()
+		return in, nil
 	default:
 		var certain bool
 		enc, name, certain = charset.DetermineEncoding(head, opts.ContentType)
@@ -84,6 +93,23 @@ func openInput(r io.Reader, opts Options) (*input, error) {
 		in.encoder = enc.NewEncoder()
 	}
 	return in, nil
+}
+
+// mentionsMeta reports whether head holds "<meta" in any case: the prescan
+// looks at nothing but start tags named meta, and a tag name is its bytes
+// lower-cased.
+func mentionsMeta(head []byte) bool {
+	for i := bytes.IndexByte(head, '<'); i >= 0 && i+5 <= len(head); {
+		if t := head[i+1 : i+5]; t[0]|0x20 == 'm' && t[1]|0x20 == 'e' && t[2]|0x20 == 't' && t[3]|0x20 == 'a' {
+			return true
+		}
+		k := bytes.IndexByte(head[i+1:], '<')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	return false
 }
 
 // ellipsisIn encodes the archive's ellipsis in the document's charset; one
