@@ -13,6 +13,7 @@ package phrase
 import (
 	"encoding/binary"
 	"io"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -52,6 +53,7 @@ type Line struct {
 type Writer struct {
 	out     io.Writer // plain mode: where buf goes when it is full, and at Flush
 	buf     []byte
+	pooled  *[]byte // buf's pool entry, returned at Flush
 	onLine  func(Line) error
 	line    []byte
 	pending sep
@@ -64,8 +66,17 @@ type Writer struct {
 
 // NewWriter writes the plain text format to w.
 func NewWriter(w io.Writer) *Writer {
-	return &Writer{out: w, buf: make([]byte, 0, plainBuffer), phrase: 1, lineNo: 1}
+	bp := plainBuffers.Get().(*[]byte)
+	return &Writer{out: w, buf: (*bp)[:0], pooled: bp, phrase: 1, lineNo: 1}
 }
+
+// plainBuffers keeps plain mode's buffers from one Writer's Flush to the
+// next NewWriter: a run over many small documents (feed records) would
+// otherwise allocate and clear one per document and output.
+var plainBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 0, plainBuffer)
+	return &b
+}}
 
 // NewLineWriter calls fn for every line instead of writing text (line mode),
 // so a caller can emit records (JSON Lines) without re-parsing the text.
@@ -327,6 +338,13 @@ func (w *Writer) Flush() error {
 	}
 	if w.out != nil && w.err == nil {
 		w.writeBuf()
+	}
+	if w.pooled != nil {
+		// The buffer goes back; a Writer used after Flush all the same
+		// finds none and writes straight through.
+		*w.pooled = w.buf[:0]
+		plainBuffers.Put(w.pooled)
+		w.pooled, w.buf = nil, nil
 	}
 	return w.err
 }
