@@ -2,6 +2,7 @@ package xmlstream
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,5 +143,34 @@ func TestCharsetHeadIsTheSameAtEveryChunking(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A UTF-8 byte order mark decides, as XML 1.0 Appendix F has it: a
+// declaration naming another encoding is not used (with a warning), at
+// every chunking and in records mode's UTF8Reader alike.
+func TestUTF8ByteOrderMarkWinsOverTheDeclaration(t *testing.T) {
+	doc := []byte("\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"iso-8859-1\"?><a>caf\xc3\xa9</a>")
+	for _, c := range chunkings(doc, 8) {
+		oc := runXML(t, c.r(), filter.Options{}, Options{})
+		warned := false
+		for _, w := range oc.res.Warnings {
+			warned = warned || strings.Contains(w.Message, "the byte order mark says utf-8")
+		}
+		if oc.res.Charset != "utf-8" || oc.text != "café\n" || !warned || oc.err != nil {
+			t.Fatalf("%s: charset %s, text %q, warned %v, error %v", c.name, oc.res.Charset, oc.text, warned, oc.err)
+		}
+	}
+	r, name, err := UTF8Reader(bytes.NewReader(doc), "")
+	if err != nil || name != "utf-8" {
+		t.Fatalf("UTF8Reader: %s, %v", name, err)
+	}
+	if got, _ := io.ReadAll(r); !bytes.Contains(got, []byte("caf\xc3\xa9")) {
+		t.Errorf("UTF8Reader gave %q", got)
+	}
+	// A declaration that agrees says nothing.
+	oc := runXML(t, bytes.NewReader([]byte("\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?><a>x</a>")), filter.Options{}, Options{})
+	if len(oc.res.Warnings) != 0 {
+		t.Errorf("warnings for an agreeing declaration: %v", oc.res.Warnings)
 	}
 }
