@@ -3,6 +3,7 @@ package filter
 import (
 	"bufio"
 	"io"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -230,7 +231,8 @@ type archiveWriter struct {
 	// pending, when set, passes bytes a parser has put off passing
 	// (Core.ArchivePending); it is called before anything else is done.
 	pending func()
-	own     []byte // the buffer's memory after holding
+	own     []byte  // the buffer's memory after holding
+	pooled  *[]byte // own's pool entry, returned at flush
 	w       io.Writer
 	// bw is the writer when it is a bufio.Writer of at least
 	// archiveBufSize, which bufio.NewWriterSize would have used as is.
@@ -367,7 +369,8 @@ func (a *archiveWriter) release() {
 	}
 	a.holding = false
 	hold := a.buf
-	a.own = make([]byte, 0, archiveBufSize)
+	a.pooled = archiveBuffers.Get().(*[]byte)
+	a.own = (*a.pooled)[:0]
 	a.arm()
 	a.write(hold)
 }
@@ -420,5 +423,18 @@ func (a *archiveWriter) flush() error {
 		}
 		a.closer = nil
 	}
+	if a.pooled != nil {
+		// The buffer goes back, and the writer takes nothing more.
+		*a.pooled = a.own[:0]
+		archiveBuffers.Put(a.pooled)
+		a.pooled, a.own, a.buf, a.stopped = nil, nil, nil, true
+	}
 	return a.err
 }
+
+// archiveBuffers keeps archive buffers from one document's end to the next
+// document's (many small documents, feed records).
+var archiveBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 0, archiveBufSize)
+	return &b
+}}
