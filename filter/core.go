@@ -961,7 +961,9 @@ func (c *Core) noArchiveWhy() string {
 }
 
 // Finish ends the run: it releases anything held, completes open links and
-// regions, and flushes the outputs.
+// regions, and flushes the outputs. The Core takes nothing after it: the
+// text writers and the archive copy have given their buffers back, and
+// archive bytes passed later are dropped.
 func (c *Core) Finish() (*Result, error) {
 	c.bodyContent()
 	for _, a := range c.queue {
