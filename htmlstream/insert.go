@@ -31,7 +31,7 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	b.element(&el, n)
 	switch n.atom {
 	case a.Body, a.Frameset, a.Head, a.Meta, a.Base:
-		b.elementHooks(n) // the rest say nothing about the document: no call
+		b.elementHooks(n) // no call for the rest
 	}
 	b.core.Start(&n.scope, &t.scope, &el)
 	n.layout = el.Layout
@@ -93,13 +93,10 @@ func (b *builder) element(el *filter.Element, n *node) {
 	}
 }
 
-// elementHooks handles the elements that carry document-level information.
+// elementHooks handles the elements that carry document-level information:
+// insertElement calls it for body, frameset, head, meta and base only (the
+// rest say nothing about the document).
 func (b *builder) elementHooks(n *node) {
-	switch n.atom {
-	case a.Body, a.Frameset, a.Head, a.Meta, a.Base:
-	default:
-		return // the rest say nothing about the document
-	}
 	if n.ns != nsHTML || b.tok.implied && n.atom != a.Body {
 		if n.atom == a.Body && n.ns == nsHTML {
 			b.endHead()
