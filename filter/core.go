@@ -315,8 +315,8 @@ func (c *Core) Root() Scope { return Scope{} }
 
 // Warn reports a problem in the input at pos.
 func (c *Core) Warn(pos Pos, format string, args ...any) {
-	if c.out.Warning == nil && len(c.res.Warnings) >= MaxWarnings {
-		c.res.WarningsDropped++ // nobody reads it: not formatted
+	if c.warningsUnread() {
+		c.res.WarningsDropped++ // not formatted
 		return
 	}
 	w := Warning{Pos: pos, Line: pos.Line, Col: pos.Col, Message: clip(fmt.Sprintf(format, args...), MaxWarningBytes)}
@@ -324,6 +324,12 @@ func (c *Core) Warn(pos Pos, format string, args ...any) {
 		c.out.Warning(w)
 	}
 	c.res.AddWarning(w)
+}
+
+// warningsUnread reports whether a warning now would be read by nobody:
+// there is no Warning output and the Result holds MaxWarnings already.
+func (c *Core) warningsUnread() bool {
+	return c.out.Warning == nil && len(c.res.Warnings) >= MaxWarnings
 }
 
 // SetResultInfo records the charset and format the parser used.
@@ -342,7 +348,7 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 	var ov Override
 	dialect, marker := "", ""
 	if len(el.Class) > 0 && mentionsRobot(el.Class) { // most classes say nothing to robots
-		quiet := el.Clone || c.out.Warning == nil && len(c.res.Warnings) >= MaxWarnings
+		quiet := el.Clone || c.warningsUnread()
 		v := resolveClasses(el.Class, c.dialects, c.agentIsRobot, !c.opts.RequireProfile || c.profileOK, quiet)
 		if quiet && !el.Clone {
 			c.res.WarningsDropped += v.made // as Warn counts what nobody reads
