@@ -42,9 +42,6 @@ const (
 	tokRefEnd // the end of an entity's replacement text read as content
 )
 
-// scanAttr is one attribute of a start tag: its qualified name as written
-// and its value, references replaced and white space normalised (XML 1.0
-// section 3.3.3).
 // scanError is a well-formedness error at a decoded offset; or, with limit
 // set, the expansion budget (that many bytes) passed there.
 type scanError struct {
@@ -745,7 +742,9 @@ func (z *scanner) finishStart(name textSpan) error {
 }
 
 // attrCount is the number of attributes of the start tag just read, and
-// attr the name and value of one, valid while the token is handled. (The
+// attr the qualified name (as written) and value (references replaced and
+// white space normalised, XML 1.0 section 3.3.3) of one, valid while the
+// token is handled. (The
 // spans are the only copy of the attributes the scanner keeps: a start tag
 // of a million attributes made a second list of them.)
 func (z *scanner) attrCount() int { return z.spans.n }
