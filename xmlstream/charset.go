@@ -93,7 +93,7 @@ func detectCharset(head []byte, callerLabel string) (docCharset, error) {
 		cs.bigEndian = n == "utf-16be"
 	case cs.enc != nil: // UTF-16 recognised by its BOM or first characters
 	case cs.prefix > 0: // a UTF-8 byte order mark, which a declaration does not override
-		if _, n := lookupCharset(label); declared && n != "utf-8" && !isUTF8Label(label) {
+		if _, n := lookupCharset(label); declared && n != "utf-8" {
 			cs.warnings = append(cs.warnings, fmt.Sprintf("the byte order mark says utf-8: the XML declaration's encoding %q is not used", label))
 		}
 	case !declared && len(head) >= headSize && unclosedDeclaration(head):
