@@ -28,10 +28,12 @@ type Record struct {
 	// plain text stays text. Doc is nil when the record has no content.
 	Doc *Document
 	// Warnings are about the feed around the record and in it, since the
-	// previous record: robots PIs that are illegal or come after the first
-	// legal one (xmlquery gives no positions), and, with their position,
-	// references to entities whose replacement text holds markup, which
-	// records mode reads as nothing (one per entity name).
+	// previous record: on the first record, those about the charset (as the
+	// XML stage gives them: an unknown encoding and the like); robots PIs
+	// that are illegal or come after the first legal one (xmlquery gives no
+	// positions); and, with their position, references to entities whose
+	// replacement text holds markup, which records mode reads as nothing
+	// (one per entity name).
 	Warnings []filter.Warning
 }
 
@@ -67,18 +69,25 @@ const (
 // PI of the feed (in the prolog or the DOCTYPE's internal subset, the first
 // legal one) applies to every record: its noindex and nofollow reach each
 // record's run as an X-Robots-Tag value. The charset is chosen as the XML
-// stage chooses it (opts.Charset, if set, overrides the declaration), and
-// entity references read as the XML stage reads them (feedReader), without
-// its warnings. ProcessRecords stops at the first error, fn's included:
+// stage chooses it (opts.Charset, if set, overrides the declaration), with
+// the XML stage's warnings about that choice, at line 1, column 1, on the
+// first record (a feed without records gives none); entity references read
+// as the XML stage reads them (feedReader), without its warnings. ProcessRecords stops at the first error, fn's included:
 // the records before it have been passed to fn, the one that fails has
 // not. An XML document that is not well-formed fails with a
 // *filter.PosError (xmlstream.ErrNotWellFormed, or
 // xmlstream.ErrEntityExpansion) at the line and column of the error.
 func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) error) error {
 	head := &headBytes{r: r}
-	in, cs, err := xmlstream.UTF8Reader(head, opts.Charset)
+	in, cs, charsetWarnings, err := xmlstream.UTF8Reader(head, opts.Charset)
 	if err != nil {
 		return fmt.Errorf("records: %w", err)
+	}
+	// The charset's warnings are about the feed's start: the first
+	// record's, as the feed's warnings before a record are.
+	var first []filter.Warning
+	for _, w := range charsetWarnings {
+		first = append(first, filter.Warning{Pos: filter.StartPos, Line: 1, Col: 1, Message: w})
 	}
 	feed := newFeedReader(in, cs, head.bom(cs), opts)
 	// xmlquery reads through bufio.NewReader, which returns a *bufio.Reader
@@ -108,7 +117,8 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 			return feed.failure(err, br.Buffered())
 		}
 		feed.recordDone()
-		warnings := append(pis.scan(n), feed.takeNotes(feed.off-int64(br.Buffered()))...)
+		warnings := append(append(first, pis.scan(n)...), feed.takeNotes(feed.off-int64(br.Buffered()))...)
+		first = nil
 		rec, err := rb.makeRecord(n, index, opts, pis.values)
 		rec.Warnings = warnings
 		pruneOutside(n)

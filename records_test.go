@@ -280,3 +280,38 @@ func TestRecordsHonourTheFeedAroundEachRecord(t *testing.T) {
 		t.Errorf("a legal PI between records applies from there on: text %q, title %q", recs[3].Doc.Text, recs[3].Title)
 	}
 }
+
+// The charset's warnings reach records mode as they reach the XML stage:
+// on the first record, at the document's start.
+func TestRecordsGiveTheCharsetWarnings(t *testing.T) {
+	const entries = `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>1</id><content type="html">café</content></entry><entry><id>2</id><content type="html">b</content></entry></feed>`
+	for _, c := range []struct {
+		name, doc, charset, warning string
+	}{
+		{"unknown encoding", `<?xml version="1.0" encoding="x-no-such"?>` + entries, "", `names encoding "x-no-such", which is not known`},
+		{"BOM over the declaration", "\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"iso-8859-1\"?>" + entries, "", "the byte order mark says utf-8"},
+		{"BOM over --charset", "\xEF\xBB\xBF" + entries, "iso-8859-1", "--charset iso-8859-1 is not used"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			recs, err := records(t, c.doc, "//entry", robofilter.Options{Charset: c.charset})
+			if err != nil || len(recs) != 2 {
+				t.Fatalf("%d records, %v", len(recs), err)
+			}
+			if got := recs[0].Doc.Text; got != "café\n" {
+				t.Errorf("record 1's text is %q, want café read as UTF-8", got)
+			}
+			w := recs[0].Warnings
+			if len(w) != 1 || !strings.Contains(w[0].Message, c.warning) || w[0].Line != 1 || w[0].Col != 1 {
+				t.Fatalf("record 1's warnings: %+v, want one at 1:1 containing %q", w, c.warning)
+			}
+			if len(recs[1].Warnings) != 0 {
+				t.Errorf("record 2 repeats the charset's warnings: %+v", recs[1].Warnings)
+			}
+			// The XML stage gives the same message.
+			res, err := robofilter.Process(strings.NewReader(c.doc), robofilter.Options{Format: robofilter.XML, Charset: c.charset}, robofilter.Outputs{})
+			if err != nil || len(res.Warnings) == 0 || res.Warnings[0].Message != w[0].Message {
+				t.Errorf("the XML stage says %+v (%v), records mode %q", res.Warnings, err, w[0].Message)
+			}
+		})
+	}
+}

@@ -117,12 +117,14 @@ func detectCharset(head []byte, callerLabel string) (docCharset, error) {
 
 // UTF8Reader returns a document decoded to UTF-8, its byte order mark
 // dropped, with the charset chosen as Run chooses it (label, if not empty,
-// overrides the XML declaration), and the charset's name. It is for other
-// XML parsers that must read a document as Run does (the records mode); the
-// parser should then ignore the declaration's encoding.
-func UTF8Reader(r io.Reader, label string) (io.Reader, string, error) {
+// overrides the XML declaration), the charset's name, and the warnings Run
+// would give about that choice (an unknown encoding, a declaration that
+// does not end in the first KiB, a byte order mark that overrides a label),
+// which are about the document's start. It is for other XML parsers that
+// must read a document as Run does (the records mode); the parser should
+// then ignore the declaration's encoding.
+func UTF8Reader(r io.Reader, label string) (in io.Reader, charset string, warnings []string, err error) {
 	head := make([]byte, 0, headSize)
-	var err error
 	for len(head) < headSize && !headDecides(head) {
 		var n int
 		n, err = r.Read(head[len(head):headSize])
@@ -132,17 +134,17 @@ func UTF8Reader(r io.Reader, label string) (io.Reader, string, error) {
 		}
 	}
 	if err != nil && err != io.EOF {
-		return nil, "", err
+		return nil, "", nil, err
 	}
-	cs, cerr := detectCharset(head, label)
-	if cerr != nil {
-		return nil, "", cerr
+	cs, err := detectCharset(head, label)
+	if err != nil {
+		return nil, "", cs.warnings, err
 	}
 	rest := io.MultiReader(bytes.NewReader(head[cs.prefix:]), r)
 	if cs.enc == nil {
-		return rest, cs.name, nil
+		return rest, cs.name, cs.warnings, nil
 	}
-	return transform.NewReader(rest, cs.enc.NewDecoder()), cs.name, nil
+	return transform.NewReader(rest, cs.enc.NewDecoder()), cs.name, cs.warnings, nil
 }
 
 // setCharset chooses the input mode for the charset and starts the source

@@ -161,9 +161,9 @@ func TestUTF8ByteOrderMarkWinsOverTheDeclaration(t *testing.T) {
 			t.Fatalf("%s: charset %s, text %q, warned %v, error %v", c.name, oc.res.Charset, oc.text, warned, oc.err)
 		}
 	}
-	r, name, err := UTF8Reader(bytes.NewReader(doc), "")
-	if err != nil || name != "utf-8" {
-		t.Fatalf("UTF8Reader: %s, %v", name, err)
+	r, name, warns, err := UTF8Reader(bytes.NewReader(doc), "")
+	if err != nil || name != "utf-8" || len(warns) != 1 || !strings.Contains(warns[0], "the byte order mark says utf-8") {
+		t.Fatalf("UTF8Reader: %s, %q, %v", name, warns, err)
 	}
 	if got, _ := io.ReadAll(r); !bytes.Contains(got, []byte("caf\xc3\xa9")) {
 		t.Errorf("UTF8Reader gave %q", got)
