@@ -230,16 +230,19 @@ type Core struct {
 	heldText        heldText
 	archive         archiveWriter
 	queue           []*anchor
-	links           linkMemory // where anchors and their hrefs are allocated
-	robotNames      map[int]string
-	robotNamesFull  bool         // MaxRobotNames reached (and warned about)
-	warnedRobots    map[int]bool // unnamed robot numbers warned about
-	profileOK       bool
-	track           bool // track causes and regions (jsonl, check)
-	wantsText       bool // a text output exists
-	written         bool // body content has reached an output
-	res             Result
-	snipElided      bool
+	// resolved counts the links written so far that were resolved against
+	// the base of the moment: a <base href> after them comes too late.
+	resolved       int
+	links          linkMemory // where anchors and their hrefs are allocated
+	robotNames     map[int]string
+	robotNamesFull bool         // MaxRobotNames reached (and warned about)
+	warnedRobots   map[int]bool // unnamed robot numbers warned about
+	profileOK      bool
+	track          bool // track causes and regions (jsonl, check)
+	wantsText      bool // a text output exists
+	written        bool // body content has reached an output
+	res            Result
+	snipElided     bool
 }
 
 // NewCore starts a run. X-Robots-Tag values apply before anything is read.
@@ -635,6 +638,12 @@ func (c *Core) BaseHref(href []byte) {
 	if !ok {
 		c.Warn(c.position(), "base href %q does not resolve against %s; ignored", clip(h, 80), c.base)
 		return
+	}
+	if c.resolved > 0 {
+		// HTML resolves every link of the document against its first base;
+		// the links before it have been written (holding every link to
+		// the end would take memory in proportion to the page).
+		c.Warn(c.position(), "base href %q comes after links already written (%d): they were resolved without it, the links after it are resolved against it", clip(h, 80), c.resolved)
 	}
 	c.base = r
 }

@@ -139,6 +139,7 @@ func (c *Core) linkStrings(a *anchor) {
 	var scheme, host string
 	plain := false
 	if resolves {
+		c.resolved++
 		// A view of the bytes for the checks alone: plainResolution
 		// returns nothing made from it.
 		scheme, host, plain = plainResolution(base, unsafe.String(unsafe.SliceData(href), len(href)), a.plain)

@@ -145,3 +145,50 @@ func TestCallbackErrorIsReturned(t *testing.T) {
 		}
 	}
 }
+
+// A <base href> after links already written applies from there on, with a
+// warning that says how many were resolved without it; links held in the
+// head are resolved when written, so a base later in the head reaches them.
+func TestLateBaseHrefWarnsOfTheLinksBeforeIt(t *testing.T) {
+	for _, c := range []struct {
+		name, page string
+		urls       []string
+		warning    string
+	}{
+		{"in the body", `<html><body><a href="x.html">x</a><a href="z.html">z</a><base href="https://b.example/d/"><a href="y.html">y</a></body></html>`,
+			[]string{"https://a.example/p/x.html", "https://a.example/p/z.html", "https://b.example/d/y.html"},
+			`base href "https://b.example/d/" comes after links already written (2)`},
+		{"in the head after a held link", `<html><head><link rel=alternate href=h.html><base href="https://b.example/d/"></head><body><a href="y.html">y</a></body></html>`,
+			[]string{"https://b.example/d/h.html", "https://b.example/d/y.html"}, ""},
+		{"before every link", `<base href="https://b.example/d/"><a href="y.html">y</a>`,
+			[]string{"https://b.example/d/y.html"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var urls []string
+			opts := robofilter.Options{}
+			opts.Base = "https://a.example/p/q.html"
+			res, err := robofilter.Process(strings.NewReader(c.page), opts, robofilter.Outputs{Link: func(l filter.Link) error {
+				urls = append(urls, l.URL)
+				return nil
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(urls) != fmt.Sprint(c.urls) {
+				t.Errorf("links %q, want %q", urls, c.urls)
+			}
+			var warned []string
+			for _, w := range res.Warnings {
+				if strings.Contains(w.Message, "base href") {
+					warned = append(warned, w.Message)
+				}
+			}
+			switch {
+			case c.warning == "" && len(warned) > 0:
+				t.Errorf("warnings %q, want none about the base", warned)
+			case c.warning != "" && (len(warned) != 1 || !strings.Contains(warned[0], c.warning)):
+				t.Errorf("warnings %q, want one containing %q", warned, c.warning)
+			}
+		})
+	}
+}
