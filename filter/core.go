@@ -53,7 +53,10 @@ type Outputs struct {
 	Archive     io.Writer          // archive-safe copy of the input bytes
 	Link        func(Link) error   // every link, followed or not, in document order
 	Region      func(Region) error // every excluded region, when it ends
-	Warning     func(Warning)      // every warning as it is found
+	// Warning is given each warning the Result keeps (the first
+	// MaxWarnings) as it is found; later ones are only counted, in
+	// Result.WarningsDropped, at no cost in formatting.
+	Warning func(Warning)
 }
 
 // Region is one place where the author turned switches off (or back on):
@@ -186,8 +189,8 @@ type Result struct {
 	Format          string `json:"format,omitempty"`
 }
 
-// MaxWarnings bounds the warnings a Result keeps; the Warning output still
-// sees all of them.
+// MaxWarnings bounds the warnings a Result keeps, and those the Warning
+// output is given; the rest are counted (Result.WarningsDropped).
 const MaxWarnings = 1000
 
 // MaxWarningBytes bounds a warning's message: one that quotes a value of
@@ -330,9 +333,10 @@ func (c *Core) Warn(pos Pos, format string, args ...any) {
 }
 
 // warningsUnread reports whether a warning now would be read by nobody:
-// there is no Warning output and the Result holds MaxWarnings already.
+// the Result holds MaxWarnings already (and the Warning output is given
+// only those).
 func (c *Core) warningsUnread() bool {
-	return c.out.Warning == nil && len(c.res.Warnings) >= MaxWarnings
+	return len(c.res.Warnings) >= MaxWarnings
 }
 
 // SetResultInfo records the charset and format the parser used.

@@ -66,8 +66,8 @@ func TestAdvanceInLineIsAdvanceWithoutLineEnds(t *testing.T) {
 }
 
 // A warning's message is cut at MaxWarningBytes, between characters, for
-// the Warning output and the Result alike; the Result keeps MaxWarnings
-// of them and counts the rest.
+// the Warning output and the Result alike; both are given MaxWarnings of
+// them, and the Result counts the rest.
 func TestWarningsAreCutAndCounted(t *testing.T) {
 	var seen []Warning
 	c, err := NewCore(Options{}, Outputs{Warning: func(w Warning) { seen = append(seen, w) }})
@@ -79,7 +79,7 @@ func TestWarningsAreCutAndCounted(t *testing.T) {
 		c.Warn(Pos{Line: 1, Col: 1 + i}, "value %q", long)
 	}
 	res, _ := c.Finish()
-	if len(seen) != MaxWarnings+3 || len(res.Warnings) != MaxWarnings || res.WarningsDropped != 3 {
+	if len(seen) != MaxWarnings || len(res.Warnings) != MaxWarnings || res.WarningsDropped != 3 {
 		t.Fatalf("%d seen, %d kept, %d dropped", len(seen), len(res.Warnings), res.WarningsDropped)
 	}
 	for _, w := range []Warning{seen[0], res.Warnings[MaxWarnings-1]} {

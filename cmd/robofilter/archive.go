@@ -119,7 +119,7 @@ func runArchive(c *cli.Context) error {
 		return rc.runRecords(c, "archive")
 	}
 	asText := c.Bool("text")
-	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) error {
+	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
 		out := robofilter.Outputs{Warning: warn}
 		var records *jsonlArchive
 		switch {
@@ -144,6 +144,6 @@ func runArchive(c *cli.Context) error {
 				err = ferr
 			}
 		}
-		return rc.writeDocument(name, res, err)
+		return res, rc.writeDocument(name, res, err)
 	})
 }

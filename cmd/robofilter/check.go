@@ -36,7 +36,7 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) error {
+	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
 		var regions []filter.Region
 		var links []filter.Link
 		out := robofilter.Outputs{
@@ -51,7 +51,7 @@ func runCheck(c *cli.Context) error {
 		}
 		res, err := robofilter.Process(r, rc.opts, out)
 		if res == nil {
-			return err
+			return nil, err
 		}
 		if res.Directives.MaxImagePreview == "none" {
 			w := filter.Warning{Message: "max-image-preview:none limits image previews only; some crawlers misread it as \"none\" (noindex, nofollow)"}
@@ -64,10 +64,10 @@ func runCheck(c *cli.Context) error {
 					}
 				}
 			}
-			res.AddWarning(w)
-			if warn != nil {
-				warn(w)
+			if len(res.Warnings) < filter.MaxWarnings && warn != nil {
+				warn(w) // as the core gives its own: those the Result keeps
 			}
+			res.AddWarning(w)
 		}
 		sort.SliceStable(regions, func(i, j int) bool {
 			if regions[i].Line != regions[j].Line {
@@ -78,18 +78,18 @@ func runCheck(c *cli.Context) error {
 		if rc.jsonl {
 			for _, r := range regions {
 				if werr := rc.record(regionOf(name, r)); werr != nil {
-					return werr
+					return res, werr
 				}
 			}
 			for _, l := range links {
 				if werr := rc.record(linkRecord{Type: "link", File: name, Link: l}); werr != nil {
-					return werr
+					return res, werr
 				}
 			}
-			return rc.writeDocument(name, res, err)
+			return res, rc.writeDocument(name, res, err)
 		}
 		writeReport(rc.stdout, name, res, regions, links)
-		return err
+		return res, err
 	})
 }
 

@@ -56,8 +56,8 @@ type recordRecord struct {
 // each entry's Document the command prints.
 func (rc *runConfig) runRecords(c *cli.Context, output string) error {
 	xpath, all := c.String("records"), c.Bool("all")
-	return rc.forEachFile(c, func(name string, r io.Reader, _ func(filter.Warning)) error {
-		return robofilter.ProcessRecords(r, xpath, rc.opts, func(rec robofilter.Record) error {
+	return rc.forEachFile(c, func(name string, r io.Reader, _ func(filter.Warning)) (*robofilter.Result, error) {
+		return nil, robofilter.ProcessRecords(r, xpath, rc.opts, func(rec robofilter.Record) error {
 			out := recordRecord{Type: "record", File: name, Index: rec.Index, ID: rec.ID, Title: rec.Title, Link: rec.Link}
 			if d := rec.Doc; d != nil {
 				switch output {
@@ -200,7 +200,7 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 // with the function that prints the document's warnings (nil with
 // --quiet). An unreadable file is reported by name and the others are
 // still processed; the status is 1 if any file failed.
-func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reader, warn func(filter.Warning)) error) error {
+func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error)) error {
 	names := c.Args().Slice()
 	if len(names) == 0 {
 		names = []string{"-"}
@@ -226,15 +226,16 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reade
 			warnings = &stderrWarnings{w: rc.stderr, name: name}
 			warn = warnings.warn
 		}
-		if err := fn(name, r, warn); err != nil {
+		res, err := fn(name, r, warn)
+		if err != nil {
 			// What came before the error is written first, so that with
 			// stderr on the same terminal it reads in document order.
 			rc.stdout.Flush()
-			warnings.done()
+		}
+		warnings.done(res)
+		if err != nil {
 			rc.reportError(name, err)
 			failed = true
-		} else {
-			warnings.done()
 		}
 		if err := rc.stdout.Flush(); err != nil {
 			return cli.Exit(fmt.Sprintf("writing output: %v", err), exitFailure)
@@ -256,22 +257,16 @@ func (rc *runConfig) reportError(name string, err error) {
 }
 
 // stderrWarnings prints one document's warnings on standard error as they
-// are found, in the SPEC's form: the first filter.MaxWarnings of them, the
-// ones the document's Result keeps (its JSON Lines record lists them);
-// done then says in one line how many more there were.
+// are found, in the SPEC's form: the Warning output is given the first
+// filter.MaxWarnings of them, the ones the document's Result keeps (its
+// JSON Lines record lists them); done then says in one line how many more
+// there were, which the core counted without making them.
 type stderrWarnings struct {
-	w       io.Writer
-	name    string
-	shown   int
-	dropped int
+	w    io.Writer
+	name string
 }
 
 func (s *stderrWarnings) warn(w filter.Warning) {
-	if s.shown >= filter.MaxWarnings {
-		s.dropped++
-		return
-	}
-	s.shown++
 	if w.Line == 0 {
 		// From outside the document (an X-Robots-Tag value): no position.
 		fmt.Fprintf(s.w, "robofilter: %s: warning: %s\n", s.name, w.Message)
@@ -282,15 +277,15 @@ func (s *stderrWarnings) warn(w filter.Warning) {
 
 // done ends the document's warnings (nothing to do with --quiet, where
 // there is no stderrWarnings).
-func (s *stderrWarnings) done() {
-	if s == nil || s.dropped == 0 {
+func (s *stderrWarnings) done(res *robofilter.Result) {
+	if s == nil || res == nil || res.WarningsDropped == 0 {
 		return
 	}
 	noun := "warnings"
-	if s.dropped == 1 {
+	if res.WarningsDropped == 1 {
 		noun = "warning"
 	}
-	fmt.Fprintf(s.w, "robofilter: %s: warning: %d more %s not shown (at most %d per document)\n", s.name, s.dropped, noun, filter.MaxWarnings)
+	fmt.Fprintf(s.w, "robofilter: %s: warning: %d more %s not shown (at most %d per document)\n", s.name, res.WarningsDropped, noun, filter.MaxWarnings)
 }
 
 // record writes one JSON Lines record.

@@ -44,7 +44,7 @@ func runLinks(c *cli.Context) error {
 		return rc.runRecords(c, "links")
 	}
 	all := c.Bool("all")
-	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) error {
+	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
 		out := robofilter.Outputs{Warning: warn}
 		out.Link = func(l filter.Link) error {
 			switch {
@@ -61,6 +61,6 @@ func runLinks(c *cli.Context) error {
 			}
 		}
 		res, err := robofilter.Process(r, rc.opts, out)
-		return rc.writeDocument(name, res, err)
+		return res, rc.writeDocument(name, res, err)
 	})
 }

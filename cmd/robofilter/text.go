@@ -36,7 +36,7 @@ func runText(c *cli.Context) error {
 	if c.String("records") != "" {
 		return rc.runRecords(c, "text")
 	}
-	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) error {
+	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
 		out := robofilter.Outputs{Warning: warn}
 		if rc.jsonl {
 			out.Text = phrase.NewLineWriter(func(l phrase.Line) error {
@@ -49,6 +49,6 @@ func runText(c *cli.Context) error {
 			out.Region = func(r filter.Region) error { return rc.record(regionOf(name, r)) }
 		}
 		res, err := robofilter.Process(r, rc.opts, out)
-		return rc.writeDocument(name, res, err)
+		return res, rc.writeDocument(name, res, err)
 	})
 }
