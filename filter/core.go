@@ -422,7 +422,7 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 			}
 			s.why = &w
 		}
-		before, after := c.offAt(parent, false), c.offAt(s, false)
+		before, after := c.offAt(parent), c.offAt(s)
 		if after&NoIndex != 0 && before&NoIndex == 0 && !parent.Hidden {
 			c.heldText.brk(c)
 			c.anchorBreak(parent)
@@ -471,19 +471,18 @@ func (s *Scope) hideFrom(parent *Scope) {
 
 // offAt is what is off at a place in scope s, before the document-level
 // rules: for each switch the innermost region decides, an element's or a
-// flat span's, by when it opened. ignoreGoogleIndex leaves out googleoff:
-// index (which keeps anchor text).
-func (c *Core) offAt(s *Scope, ignoreGoogleIndex bool) Switch {
+// flat span's, by when it opened.
+func (c *Core) offAt(s *Scope) Switch {
 	if c.flat == 0 {
 		return s.Off // no flat span is open: the usual case, decided inline
 	}
-	return c.flatOffAt(s, ignoreGoogleIndex)
+	return c.flatOffAt(s)
 }
 
-func (c *Core) flatOffAt(s *Scope, ignoreGoogleIndex bool) Switch {
+func (c *Core) flatOffAt(s *Scope) Switch {
 	off := s.Off
 	for i := 0; i < 4; i++ {
-		if c.flatTurnsOff(s, i, ignoreGoogleIndex && Switch(1)<<i == NoIndex) {
+		if c.flatTurnsOff(s, i) {
 			off |= Switch(1) << i
 		}
 	}
@@ -492,11 +491,11 @@ func (c *Core) flatOffAt(s *Scope, ignoreGoogleIndex bool) Switch {
 
 // flatTurnsOff reports whether a flat span turns switch i off at a place
 // in scope s: one that turns it off opened after the innermost element
-// region that said something about it. skipGoogleOff leaves googleoff out.
-func (c *Core) flatTurnsOff(s *Scope, i int, skipGoogleOff bool) bool {
+// region that said something about it.
+func (c *Core) flatTurnsOff(s *Scope, i int) bool {
 	bit := Switch(1) << i
 	return c.flatBy[0]&bit != 0 && c.flatSeq[0][i] > s.seq[i] ||
-		!skipGoogleOff && c.flatBy[1]&bit != 0 && c.flatSeq[1][i] > s.seq[i]
+		c.flatBy[1]&bit != 0 && c.flatSeq[1][i] > s.seq[i]
 }
 
 // warnUnnamedRobot warns, once per robot number (for the first
@@ -596,7 +595,7 @@ func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
 	a.link.Tag, a.link.Line, a.link.Col, a.link.Followed = el.Tag, el.Pos.Line, el.Pos.Col, true
 	a.base = c.linkBase
 	a.text = a.short[:0]
-	off := c.offAt(&s, false)
+	off := c.offAt(&s)
 	switch {
 	case a.hrefLen == 0:
 		a.link.Followed, a.link.Reason = false, "empty href"
@@ -757,7 +756,7 @@ func (c *Core) text(s *Scope, b []byte, valid bool) {
 		c.bodyContent()
 	}
 	if !c.wantsText && s.anchor == nil {
-		if !c.written && !c.held && (c.offAt(s, false)|c.docOff)&NoIndex == 0 && !isSpace(b) {
+		if !c.written && !c.held && (c.offAt(s)|c.docOff)&NoIndex == 0 && !isSpace(b) {
 			// Indexable text went by, as if written: a robots META or
 			// PI after it warns alike whatever the outputs (check has none).
 			c.written = true
@@ -767,7 +766,7 @@ func (c *Core) text(s *Scope, b []byte, valid bool) {
 	if !valid && !utf8.Valid(b) {
 		b = replaceInvalidUTF8(b)
 	}
-	off := c.offAt(s, false) | c.docOff
+	off := c.offAt(s) | c.docOff
 	switch {
 	case off&NoIndex != 0:
 		c.heldText.brk(c)
@@ -776,14 +775,14 @@ func (c *Core) text(s *Scope, b []byte, valid bool) {
 	default:
 		c.heldText.text(c, b, off&NoArchive != 0)
 	}
-	// Anchor text is the link's indexable text, except that googleoff:
-	// index keeps words off this page but not off the linked one (only
-	// googleoff: anchor does that, as in the Search Appliance).
+	// Anchor text is the link's indexable text (SPEC section 5): what a
+	// noindex region, of any dialect, keeps off the page is not anchor
+	// text either.
 	a := s.link()
 	if a == nil {
 		return
 	}
-	if (c.offAt(s, true)|c.docOff)&(NoIndex|NoAnchorText) != 0 {
+	if off&(NoIndex|NoAnchorText) != 0 {
 		c.anchorBreak(s)
 		return
 	}
@@ -825,7 +824,7 @@ func (c *Core) WantsLinks() bool { return c.out.Link != nil }
 // offAt's rule for the one switch, so small that it is inlined (parsers
 // ask for nearly every token).
 func (c *Core) ArchiveOn(s Scope) bool {
-	return s.Off&NoArchive == 0 && !c.flatTurnsOff(&s, 2, false) // NoArchive is bit 2
+	return s.Off&NoArchive == 0 && !c.flatTurnsOff(&s, 2) // NoArchive is bit 2
 }
 
 // Archive passes a token's raw bytes to the archive copy, or elides them.
