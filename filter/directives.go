@@ -309,9 +309,7 @@ func (d *Directives) add(x Directive) string {
 		}
 		d.MaxImagePreview = v
 	case "unavailable_after":
-		if d.UnavailableAfter == "" {
-			d.UnavailableAfter = x.Value
-		}
+		return d.unavailableAfter(x.Value)
 	case "noimageindex":
 		d.NoImageIndex = true
 	case "notranslate":
@@ -322,6 +320,32 @@ func (d *Directives) add(x Directive) string {
 		d.other(x)
 	}
 	return ""
+}
+
+// unavailableAfter takes an unavailable_after date. Of two that differ the
+// earlier stays (the page is unavailable sooner: the more restrictive
+// rule), with a warning; when either is in a form parseUnavailableAfter
+// does not read, the first stays, with a warning that says so.
+func (d *Directives) unavailableAfter(v string) string {
+	cur := d.UnavailableAfter
+	if cur == "" {
+		d.UnavailableAfter = v
+		return ""
+	}
+	if cur == v {
+		return ""
+	}
+	t0, ok0 := parseUnavailableAfter(cur)
+	t1, ok1 := parseUnavailableAfter(v)
+	switch {
+	case !ok0 || !ok1:
+		return fmt.Sprintf("conflicting unavailable_after values %q and %q, not both dates in a known form; the first applies", cur, v)
+	case t1.Equal(t0):
+		return ""
+	case t1.Before(t0):
+		d.UnavailableAfter = v
+	}
+	return fmt.Sprintf("conflicting unavailable_after values %q and %q; the earlier applies", cur, v)
 }
 
 // limit reads the numeric limit x (max-snippet, max-video-preview; -1: no

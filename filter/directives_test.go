@@ -144,6 +144,39 @@ func TestPreviewConflictsResolveToTheSmallerWithAWarning(t *testing.T) {
 	}
 }
 
+// Of two unavailable_after dates the earlier applies, with a warning,
+// whatever forms they are written in and whichever comes first; dates in
+// a form we do not read keep the first, with a warning; the same instant
+// twice says nothing.
+func TestUnavailableAfterConflictsResolveToTheEarlierWithAWarning(t *testing.T) {
+	for _, tc := range []struct {
+		name, first, second, want, warning string
+	}{
+		{"ISO dates, later first", "2030-01-01", "2000-01-01", "2000-01-01", "the earlier applies"},
+		{"ISO dates, earlier first", "2000-01-01", "2030-01-01", "2000-01-01", "the earlier applies"},
+		{"Google's form against RFC 850", "25-Jun-2030 15:00:00 PST", "Sunday, 06-Nov-94 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "the earlier applies"},
+		{"RFC 1123 against ISO 8601", "Wed, 01 Jan 2031 00:00:00 GMT", "2030-12-31T23:00:00Z", "2030-12-31T23:00:00Z", "the earlier applies"},
+		{"zone abbreviations count", "25 Jun 2030 15:00:00 PST", "25 Jun 2030 22:00:00 GMT", "25 Jun 2030 22:00:00 GMT", "the earlier applies"},
+		{"the same instant in two zones", "25 Jun 2030 15:00:00 PST", "25 Jun 2030 23:00:00 GMT", "25 Jun 2030 15:00:00 PST", ""},
+		{"a form not read", "next tuesday", "2000-01-01", "next tuesday", "not both dates in a known form"},
+		{"the same value", "2030-01-01", "2030-01-01", "2030-01-01", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d Directives
+			warns := d.Add(DirectiveSource{}, []Directive{{Name: "unavailable_after", Value: tc.first}, {Name: "unavailable_after", Value: tc.second}})
+			if d.UnavailableAfter != tc.want {
+				t.Errorf("unavailable_after %q, want %q", d.UnavailableAfter, tc.want)
+			}
+			switch {
+			case tc.warning == "" && len(warns) != 0:
+				t.Errorf("warnings %q, want none", warns)
+			case tc.warning != "" && (len(warns) != 1 || !strings.Contains(warns[0], tc.warning)):
+				t.Errorf("warnings %q, want one saying %q", warns, tc.warning)
+			}
+		})
+	}
+}
+
 // A page of repeated robots META tags must not take memory by the tag:
 // Sources and Other list the first MaxListed entries and count the rest,
 // with one warning each when the bound is first passed, while the rules
