@@ -128,7 +128,13 @@ func permuteArgs(app *cli.App, args []string) []string {
 			if k := strings.IndexByte(name, '='); k >= 0 {
 				continue
 			}
-			if takesValue[name] && j+1 < len(rest) {
+			if takesValue[name] {
+				if j+1 == len(rest) {
+					// The flag's value is missing: left last, with no "--"
+					// after it to be taken for the value, it is the usage
+					// error it would be before the file names.
+					return out
+				}
 				j++
 				out = append(out, rest[j])
 			}

@@ -68,6 +68,29 @@ func TestLinksResolvesAgainstBaseAndHonoursFlagsAfterTheFile(t *testing.T) {
 	}
 }
 
+// A flag that takes a value, written last with none, is the usage error
+// it is before the file names (it took the "--" put before the names).
+func TestFlagWithoutItsValueAfterTheFileIsAUsageError(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "page.html")
+	if err := os.WriteFile(f, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"text", f, "--x-robots-tag"},
+		{"links", f, "--base"},
+		{"text", f, "--agent"},
+		{"links", f, "--format"},
+		{"archive", f, "--charset"},
+		{"text", "-", "--ellipsis"},
+	} {
+		out, errOut, code := runCLI(t, page, args...)
+		if code != 2 || out != "" || !strings.Contains(errOut, "flag needs an argument") {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want status 2, a usage error", args, code, out, errOut)
+		}
+	}
+}
+
 func TestArchiveElidesAndKeepsEverythingElse(t *testing.T) {
 	out, _, code := runCLI(t, page, "archive")
 	if code != 0 {
