@@ -294,33 +294,31 @@ func headDecides(head []byte) bool {
 	case bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")):
 		head = head[3:]
 	}
-	t := bytes.TrimLeft(head, " \t\r\n")
 	switch {
-	case len(t) == 0:
+	case len(head) == 0:
 		return false
-	case len(t) < 5:
-		return !bytes.HasPrefix([]byte("<?xml"), t)
-	case !bytes.HasPrefix(t, []byte("<?xml")):
+	case len(head) < 5:
+		return !bytes.HasPrefix([]byte("<?xml"), head)
+	case !bytes.HasPrefix(head, []byte("<?xml")):
 		return true
 	}
-	return bytes.Contains(t, []byte("?>"))
+	return bytes.Contains(head, []byte("?>"))
 }
 
 // unclosedDeclaration reports whether head starts an XML declaration (after
-// a UTF-8 byte order mark and white space) that does not end in it.
+// a UTF-8 byte order mark) that does not end in it.
 func unclosedDeclaration(head []byte) bool {
-	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n")
+	head = bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF"))
 	return bytes.HasPrefix(head, []byte("<?xml")) && len(head) > 5 && isS(head[5]) && !bytes.Contains(head, []byte("?>"))
 }
 
-// declaredEncoding reads the encoding pseudo-attribute of an XML declaration
-// at the start of head (after white space, which is tolerated here and
-// warned about by the driver).
+// declaredEncoding reads the encoding of the XML declaration at the very
+// start of head (after a UTF-8 byte order mark). Only a well-formed
+// declaration counts: one after white space or other text, or one that
+// breaks the rules of [23] XMLDecl, is an error at that declaration
+// (scanner.go), and its encoding is not used.
 func declaredEncoding(head []byte) (string, bool) {
-	if bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")) {
-		head = head[3:]
-	}
-	head = bytes.TrimLeft(head, " \t\r\n")
+	head = bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF"))
 	if !bytes.HasPrefix(head, []byte("<?xml")) || len(head) < 6 || !isS(head[5]) {
 		return "", false
 	}
@@ -328,31 +326,11 @@ func declaredEncoding(head []byte) (string, bool) {
 	if end < 0 {
 		return "", false
 	}
-	decl := head[5:end]
-	for i := 0; i < len(decl); {
-		j := bytes.Index(decl[i:], []byte("encoding"))
-		if j < 0 {
-			return "", false
-		}
-		i += j + len("encoding")
-		if !isS(decl[i-len("encoding")-1]) {
-			continue
-		}
-		k := skipS(decl, i)
-		if k >= len(decl) || decl[k] != '=' {
-			continue
-		}
-		k = skipS(decl, k+1)
-		if k >= len(decl) || decl[k] != '"' && decl[k] != '\'' {
-			return "", false
-		}
-		q := bytes.IndexByte(decl[k+1:], decl[k])
-		if q < 0 {
-			return "", false
-		}
-		return string(decl[k+1 : k+1+q]), true
+	d, err := parseXMLDecl(head[5:end])
+	if err != nil || d.encoding == "" {
+		return "", false
 	}
-	return "", false
+	return d.encoding, true
 }
 
 // characterReferences writes the characters of s above ASCII as XML

@@ -83,7 +83,8 @@
 // # Charsets and the archive copy
 //
 // The charset comes from a byte order mark, then Options.Charset, then the
-// XML declaration, then UTF-8 (XML 1.0 Appendix F); a UTF-16 document
+// XML declaration (a well-formed one at the very start of the document:
+// any other is an error), then UTF-8 (XML 1.0 Appendix F); a UTF-16 document
 // without a BOM is recognised by its first characters. Labels are looked
 // up as browsers do (WHATWG), then in the IANA registry (IBM855), then a
 // few old names (MacCyrillic).
@@ -119,8 +120,12 @@
 // carries: names (XML 1.0 fifth edition), characters, references,
 // quoting, white space between attributes, comments without "--", no
 // "]]>" in text, a DOCTYPE's nested declarations, literals, comments and
-// PIs. The driver checks tag nesting, one root element, no text outside
-// it, no repeated attribute and a DOCTYPE only before the root.
+// PIs, the PI target xml (reserved in any case: in lower case it is the
+// XML declaration, which must come first, with nothing before it, not
+// even white space, and say its version, then optionally its encoding and
+// standalone, yes or no; a version 1.x is read as 1.0). The driver checks
+// tag nesting, one root element, no text outside it, no repeated
+// attribute and a DOCTYPE only before the root.
 //
 // The scanner stands where encoding/xml's RawToken stood: it draws the same
 // token boundaries and, on every well-formed UTF-8 document of the corpus,

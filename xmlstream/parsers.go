@@ -53,10 +53,12 @@ func (x *Entities) Declare(doctype []byte, final bool) bool {
 
 // XMLDeclaration reads the XML declaration's text, what stands between
 // "<?xml" and "?>": standalone="yes" requires every entity referred to to
-// be declared in the internal subset, as the XML stage reads it.
+// be declared in the internal subset, as the XML stage reads it. (The XML
+// stage rejects a declaration that is not well-formed; here one is read up
+// to its first error.)
 func (x *Entities) XMLDeclaration(text []byte) {
-	v, _ := pseudoAttr(text, "standalone")
-	x.e.standalone = v == "yes"
+	d, _ := parseXMLDecl(text)
+	x.e.standalone = d.standalone == "yes"
 }
 
 // Expand reads the reference &name; (not a character reference) in content,

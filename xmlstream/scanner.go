@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -132,6 +134,7 @@ type scanner struct {
 	cutEnd int64
 
 	spans   attrSpans // a start tag's attributes (see attr)
+	decl    xmlDecl   // what the XML declaration says, when the token is one
 	scratch []byte
 
 	// Entities with markup whose replacement text is being read, innermost
@@ -834,8 +837,11 @@ func (z *scanner) procInst() error {
 	if err != nil {
 		return err
 	}
-	if target := z.buf[lo:hi]; len(target) == 3 && string(target) != "xml" && bytes.EqualFold(target, []byte("xml")) {
-		return z.fail(lo, "the processing instruction target %s is reserved", target)
+	if msg, atTarget := xmlTargetError(z.buf[lo:hi], z.start == 0 && len(z.frames) == 0); msg != "" {
+		if atTarget {
+			return z.fail(lo, "%s", msg)
+		}
+		return z.fail(0, "%s", msg)
 	}
 	sep := z.space()
 	if !z.more(2) {
@@ -852,33 +858,152 @@ func (z *scanner) procInst() error {
 	}
 	z.name = z.buf[lo:hi]
 	z.text = z.normalizeCR(z.buf[body:end])
-	if bytes.Equal(z.name, []byte("xml")) {
-		if v, ok := pseudoAttr(z.text, "version"); ok && v != "" && v != "1.0" {
-			return z.fail(0, "unsupported XML version %q (robofilter reads XML 1.0)", clipRunes(v, 20))
+	if string(z.name) == "xml" {
+		var bad *declError
+		if z.decl, bad = parseXMLDecl(z.buf[hi:end]); bad != nil {
+			return z.fail(hi+bad.at, "%s", bad.msg)
 		}
 	}
 	return nil
 }
 
-// pseudoAttr finds a pseudo-attribute's value in an XML declaration.
-func pseudoAttr(decl []byte, name string) (string, bool) {
-	i := bytes.Index(decl, []byte(name))
-	if i < 0 {
+// xmlTargetError is the error for a PI whose target is xml in any case,
+// which [17] PITarget excludes: in lower case it is the XML declaration,
+// which may stand only at the very start of the document ([22] prolog,
+// [23] XMLDecl), first in the input after a byte order mark; in any
+// other case it is reserved. atTarget says whether the error is at the
+// target (else at the PI's "<?"). It is "" for any other target, and for
+// xml at the start.
+func xmlTargetError(target []byte, atStart bool) (msg string, atTarget bool) {
+	switch {
+	case len(target) != 3 || !bytes.EqualFold(target, []byte("xml")):
 		return "", false
+	case string(target) != "xml":
+		return fmt.Sprintf("the processing instruction target %s is reserved", target), true
+	case !atStart:
+		return "the XML declaration <?xml …?> may only stand at the very start of the document, with nothing before it, not even white space", false
 	}
-	rest := bytes.TrimLeft(decl[i+len(name):], " \t\r\n")
-	if len(rest) == 0 || rest[0] != '=' {
-		return "", false
+	return "", false
+}
+
+// xmlDecl is what an XML declaration says ("" for what it does not).
+// versionAt is where version's name stands in the text parseXMLDecl was
+// given (-1 if nowhere).
+type xmlDecl struct {
+	version, encoding, standalone string
+	versionAt                     int
+}
+
+// declError is a well-formedness error at an offset of the text given to
+// parseXMLDecl.
+type declError struct {
+	at  int
+	msg string
+}
+
+// parseXMLDecl reads an XML declaration's text, what follows "<?xml" up
+// to its "?>", by XML 1.0 productions [23] to [26], [32], [80] and [81]:
+// version (1.x), then optionally encoding (an EncName), then optionally
+// standalone ("yes" or "no"), each after white space, with single or
+// double quotes; white space may end it. It returns what it read before
+// an error too.
+func parseXMLDecl(b []byte) (xmlDecl, *declError) {
+	d := xmlDecl{versionAt: -1}
+	names := [...]string{"version", "encoding", "standalone"}
+	next := 0 // the index in names of the first pseudo-attribute that may follow
+	var seen [len(names)]bool
+	i := 0
+	for {
+		sep := i
+		i = skipS(b, i)
+		if i == len(b) {
+			if next == 0 {
+				return d, &declError{i, `the XML declaration has no version: it must start <?xml version="1.0"`}
+			}
+			return d, nil
+		}
+		if i == sep {
+			return d, &declError{i, fmt.Sprintf("%s in the XML declaration: expected white space or '?>'", quoteRune(b[i:]))}
+		}
+		at := i
+		for i < len(b) && (isXMLNameByte(b[i]) || b[i] >= utf8.RuneSelf) {
+			i++
+		}
+		name := string(b[at:i])
+		which := slices.Index(names[:], name)
+		switch {
+		case at == i:
+			return d, &declError{at, fmt.Sprintf("%s in the XML declaration: expected version, encoding or standalone", quoteRune(b[at:]))}
+		case which < 0:
+			return d, &declError{at, fmt.Sprintf("%q in the XML declaration: only version, encoding and standalone may stand there, in that order", clipRunes(name, 20))}
+		case next == 0 && which > 0:
+			return d, &declError{at, fmt.Sprintf(`the XML declaration has no version: it must start <?xml version="1.0", not with %s`, name)}
+		case seen[which]:
+			return d, &declError{at, fmt.Sprintf("%s is written twice in the XML declaration", name)}
+		case which < next:
+			return d, &declError{at, fmt.Sprintf("%s after %s in the XML declaration: the order is version, encoding, standalone", name, names[next-1])}
+		}
+		seen[which] = true
+		i = skipS(b, i)
+		if i == len(b) || b[i] != '=' {
+			return d, &declError{i, fmt.Sprintf("%s in the XML declaration has no value (expected '=')", name)}
+		}
+		i = skipS(b, i+1)
+		if i == len(b) || b[i] != '"' && b[i] != '\'' {
+			return d, &declError{i, fmt.Sprintf("the value of %s in the XML declaration is not quoted", name)}
+		}
+		q := bytes.IndexByte(b[i+1:], b[i])
+		if q < 0 {
+			return d, &declError{i, fmt.Sprintf("the value of %s in the XML declaration has no closing quote before '?>'", name)}
+		}
+		v := string(b[i+1 : i+1+q])
+		i += q + 2
+		switch which {
+		case 0:
+			d.version, d.versionAt = v, at
+			if !isVersionNum(v) {
+				return d, &declError{at, fmt.Sprintf("version %q in the XML declaration is not an XML 1.x version (robofilter reads XML 1.0)", clipRunes(v, 20))}
+			}
+		case 1:
+			d.encoding = v
+			if !isEncName(v) {
+				return d, &declError{at, fmt.Sprintf("encoding %q in the XML declaration is not an encoding name (a letter, then letters, digits, '.', '_' or '-')", clipRunes(v, 20))}
+			}
+		case 2:
+			d.standalone = v
+			if v != "yes" && v != "no" {
+				return d, &declError{at, fmt.Sprintf(`standalone %q in the XML declaration: the value must be "yes" or "no"`, clipRunes(v, 20))}
+			}
+		}
+		next = which + 1
 	}
-	rest = bytes.TrimLeft(rest[1:], " \t\r\n")
-	if len(rest) == 0 || rest[0] != '"' && rest[0] != '\'' {
-		return "", false
+}
+
+// isVersionNum reports whether v is a VersionNum: '1.' [0-9]+.
+func isVersionNum(v string) bool {
+	digits, ok := strings.CutPrefix(v, "1.")
+	return ok && digits != "" && strings.Trim(digits, "0123456789") == ""
+}
+
+// isEncName reports whether v is an EncName: [A-Za-z] ([A-Za-z0-9._] | '-')*.
+func isEncName(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		letter := c|0x20 >= 'a' && c|0x20 <= 'z'
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-')) {
+			return false
+		}
 	}
-	j := bytes.IndexByte(rest[1:], rest[0])
-	if j < 0 {
-		return "", false
+	return v != ""
+}
+
+// quoteRune names the character that starts b for a message.
+func quoteRune(b []byte) string {
+	r, _ := utf8.DecodeRune(b)
+	if r < ' ' {
+		return fmt.Sprintf("%U", r)
 	}
-	return string(rest[1 : 1+j]), true
+	return fmt.Sprintf("%q", r)
 }
 
 // commentBody steps from just after a comment's "<!--" to just after its
@@ -960,7 +1085,17 @@ func (z *scanner) declaration() error {
 					return err
 				}
 			case bytes.HasPrefix(rest, []byte("<?")):
+				at := z.i
 				z.i += 2
+				// A PI of the internal subset is a PI ([29] markupdecl):
+				// its target is not xml, in any case ([17] PITarget).
+				lo, hi, _ := z.readName()
+				if msg, atTarget := xmlTargetError(z.buf[lo:hi], false); msg != "" {
+					if atTarget {
+						return z.fail(lo, "%s", msg)
+					}
+					return z.fail(at, "%s", msg)
+				}
 				if _, err := z.until("?>"); err != nil {
 					return err
 				}

@@ -182,6 +182,8 @@ func TestScannerAgreesWithEncodingXML(t *testing.T) {
 // accepts a DOCTYPE before the root and nothing else).
 type uncheckedByEncodingXML struct{ *scanError }
 
+func (u *uncheckedByEncodingXML) Unwrap() error { return u.scanError }
+
 // acceptedDifference is a well-formedness error the scanner reports and
 // encoding/xml's RawToken does not check.
 func acceptedDifference(err error) bool {
@@ -196,7 +198,9 @@ func acceptedDifference(err error) bool {
 	// An undeclared entity: encoding/xml accepts it here only because
 	// rawTokens gives it a value (EntityFiller), as Run does where an
 	// external DTD subset may declare it.
-	for _, m := range []string{"is not declared", `"]]>" is not allowed in text`, "expected white space, '>' or '/>'", "is reserved", "expected white space or '?>'"} {
+	// The XML declaration: encoding/xml reads a PI with target xml
+	// anywhere, and checks only its version, not its place or grammar.
+	for _, m := range []string{"is not declared", `"]]>" is not allowed in text`, "expected white space, '>' or '/>'", "is reserved", "expected white space or '?>'", "the XML declaration"} {
 		if strings.Contains(se.msg, m) {
 			return true
 		}
@@ -228,6 +232,7 @@ func firstDifference(want, got []string) string {
 // The scanner's own rules, each shown on a small document: what it
 // rejects and where, and what it reads.
 func TestScannerRules(t *testing.T) {
+	const misplaced = "the XML declaration <?xml …?> may only stand at the very start of the document, with nothing before it, not even white space"
 	for _, c := range []struct {
 		name, doc string
 		want      string // the tokens, or the error with its offset
@@ -256,7 +261,22 @@ func TestScannerRules(t *testing.T) {
 		{"rejects_unquoted_attribute", `<a x=1/>`, `error at 5: the value of attribute x is not quoted`},
 		{"rejects_attribute_without_value", `<a x/>`, `error at 4: attribute x has no value (expected '=')`},
 		{"rejects_reserved_pi_target", `<?XML version="1.0"?><a/>`, `error at 2: the processing instruction target XML is reserved`},
-		{"rejects_xml_1_1", `<?xml version="1.1"?><a/>`, `error at 0: unsupported XML version "1.1" (robofilter reads XML 1.0)`},
+		{"reads_xml_1_1_as_1_0", `<?xml version="1.1"?><a/>`, `[pi xml "version=\"1.1\"" start a end a]`},
+		{"rejects_version_2_0", `<?xml version="2.0"?><a/>`, `error at 6: version "2.0" in the XML declaration is not an XML 1.x version (robofilter reads XML 1.0)`},
+		{"reads_a_declaration_with_every_pseudo_attribute", "<?xml version='1.0' encoding = \"UTF-8\"\r\n standalone='no' ?><a/>",
+			`[pi xml "version='1.0' encoding = \"UTF-8\"\n standalone='no' " start a end a]`},
+		{"rejects_a_declaration_inside_the_root", `<a>x<?xml version="1.0"?></a>`, `error at 4: ` + misplaced},
+		{"rejects_white_space_before_the_declaration", "\n<?xml version=\"1.0\"?><a/>", `error at 1: ` + misplaced},
+		{"rejects_a_declaration_after_a_comment", `<!--c--><?xml version="1.0"?><a/>`, `error at 8: ` + misplaced},
+		{"rejects_xml_target_in_the_internal_subset", `<!DOCTYPE a [<?xml version="1.0"?>]><a/>`, `error at 13: ` + misplaced},
+		{"rejects_reserved_target_in_the_internal_subset", `<!DOCTYPE a [<?xML x?>]><a/>`, `error at 15: the processing instruction target xML is reserved`},
+		{"rejects_a_declaration_without_version", `<?xml encoding="utf-8"?><a/>`, `error at 6: the XML declaration has no version: it must start <?xml version="1.0", not with encoding`},
+		{"rejects_an_empty_declaration", `<?xml?><a/>`, `error at 5: the XML declaration has no version: it must start <?xml version="1.0"`},
+		{"rejects_standalone_maybe", `<?xml version="1.0" standalone="maybe"?><a/>`, `error at 20: standalone "maybe" in the XML declaration: the value must be "yes" or "no"`},
+		{"rejects_pseudo_attributes_out_of_order", `<?xml version="1.0" standalone="no" encoding="utf-8"?><a/>`,
+			`error at 36: encoding after standalone in the XML declaration: the order is version, encoding, standalone`},
+		{"rejects_a_bad_encoding_name", `<?xml version="1.0" encoding="utf 8"?><a/>`,
+			`error at 20: encoding "utf 8" in the XML declaration is not an encoding name (a letter, then letters, digits, '.', '_' or '-')`},
 		{"rejects_end_tag_with_attributes", `<a></a x="1">`, `error at 7: 'x' in the end tag </a>: expected '>'`},
 		{"rejects_input_ending_in_a_tag", `<a><b`, `error at 5: the document ends inside a start tag`},
 		{"rejects_input_ending_in_a_comment", `<a><!-- x`, `error at 9: the document ends inside a comment`},
@@ -295,6 +315,8 @@ func FuzzScannerAgainstEncodingXML(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`<a x="1&#10;2" y='&amp;'><![CDATA[]]]]><!--c--><?p?>t&lt;</a>`))
+	f.Add([]byte(`<?xml version="1.1" encoding='utf-8' standalone="yes" ?><a>x<?xml?></a>`))
+	f.Add([]byte(` <?xml version="1.0" standalone="maybe"?><a/>`))
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		if bytes.Contains(doc, []byte("<!ENTITY")) || !isUTF8Doc(doc) || len(doc) > 4096 {
 			return
@@ -326,11 +348,18 @@ func FuzzScannerAgainstEncodingXML(f *testing.F) {
 // scannerMayAccept is an encoding/xml error on a name XML 1.0 fifth edition
 // allows: beyond the fourth edition's tables, or with colons where
 // encoding/xml expects a namespace prefix (the driver reads such a name as
-// all local, as encoding/xml does the names it accepts).
+// all local, as encoding/xml does the names it accepts); or on a version
+// 1.x other than 1.0, which encoding/xml rejects and the scanner reads as
+// 1.0.
 func scannerMayAccept(doc []byte, err error) bool {
 	msg := err.Error()
 	if _, ref, ok := strings.Cut(msg, "invalid character entity &"); ok && !isASCII([]byte(ref)) {
 		return true // an entity name beyond the fourth edition's tables
+	}
+	if _, v, ok := strings.Cut(msg, `unsupported version "`); ok {
+		if v, _, ok := strings.Cut(v, `"`); ok && isVersionNum(v) {
+			return true // XML 1.0 section 2.8: a 1.x document is read as 1.0
+		}
 	}
 	return strings.Contains(msg, "invalid XML name") ||
 		bytes.Contains(doc, []byte(":")) && (strings.Contains(msg, "expected attribute name") || strings.Contains(msg, "expected element name"))

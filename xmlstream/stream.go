@@ -323,15 +323,17 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 		}
 		d.archive(raw, before || after)
 	case tokPI:
-		switch {
-		case string(z.name) == "xml" && d.tokStart != 0:
-			d.core.Warn(d.pos, "the XML declaration is not at the start of the document")
-		case string(z.name) == "xml":
+		if string(z.name) == "xml" {
+			// The XML declaration: the scanner accepts one only at the
+			// start of the document, and well written.
 			// standalone="yes": every entity used must be declared in the
 			// internal subset (WFC "Entity Declared").
-			v, _ := pseudoAttr(z.text, "standalone")
-			d.ents.standalone = v == "yes"
-		default:
+			d.ents.standalone = z.decl.standalone == "yes"
+			if z.decl.version != "1.0" {
+				// XML 1.0 section 2.8: a 1.x document is processed as 1.0.
+				d.core.Warn(d.posAt(d.tokStart+int64(len("<?xml")+z.decl.versionAt)), "XML version %s is read as XML 1.0", clipRunes(z.decl.version, 20))
+			}
+		} else {
 			d.robotsPI(d.pos, text)
 		}
 		d.archive(raw, d.core.ArchiveOn(d.topScope()))
