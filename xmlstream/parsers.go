@@ -96,6 +96,41 @@ func (x *Entities) Expand(name string, inAttr bool) (text string, markup bool, e
 	return string(out), markup, nil
 }
 
+// ProcInstError is the error of the XML stage for a processing
+// instruction where it stands, or nil, and the offset in pi where the XML
+// stage reports it. pi is the PI's whole text ("<?target …?>"); atStart
+// says whether it is the first thing in the document (after a byte order
+// mark), not in an entity's replacement text. The target xml in any case
+// is reserved (XML 1.0 production [17]): in lower case it is the XML
+// declaration, which may stand only at the start ([23]), and must then be
+// well-formed: version (1.x), then optionally encoding (an encoding name),
+// then optionally standalone ("yes" or "no"). A version 1.x other than 1.0
+// is no error (the XML stage reads it as 1.0, with a warning). It checks
+// nothing else (the target's name, the PI's characters). The error wraps
+// ErrNotWellFormed.
+func ProcInstError(pi []byte, atStart bool) (int, error) {
+	n := len("<?")
+	for n < len(pi) && isNameByte(pi[n]) {
+		n++
+	}
+	target := pi[min(len("<?"), len(pi)):n]
+	if msg, atTarget := xmlTargetError(target, atStart); msg != "" {
+		at := 0
+		if atTarget {
+			at = len("<?")
+		}
+		return at, fmt.Errorf("%w: %s", ErrNotWellFormed, msg)
+	}
+	if string(target) != "xml" {
+		return 0, nil
+	}
+	body := bytes.TrimSuffix(pi[n:], []byte("?>"))
+	if _, bad := parseXMLDecl(body); bad != nil {
+		return n + bad.at, fmt.Errorf("%w: %s", ErrNotWellFormed, bad.msg)
+	}
+	return 0, nil
+}
+
 // DeclarationError is the error of the XML stage for a markup declaration
 // ("<!" not starting a comment or CDATA section) where it stands, or nil:
 // only a DOCTYPE may stand, once, before the root element. decl is the

@@ -2,7 +2,11 @@ package xmlstream
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/robofilter/robofilter/filter"
 )
 
 // Entities gives another parser what the XML stage reads a reference as,
@@ -130,5 +134,55 @@ func TestPositionEncoder(t *testing.T) {
 		if got := PositionEncoder(charset) != nil; got != want {
 			t.Errorf("PositionEncoder(%q): %v, want %v", charset, got, want)
 		}
+	}
+}
+
+// ProcInstError gives another parser the XML stage's error for a PI, at
+// the same place: for each PI, the XML stage's error on a document holding
+// it at the start, or inside the root element, is ProcInstError's, at the
+// offset it gives.
+func TestProcInstErrorIsTheXMLStages(t *testing.T) {
+	for _, tc := range []struct {
+		pi      string
+		atStart bool
+		bad     bool
+	}{
+		{`<?xml version="1.0"?>`, true, false},
+		{`<?xml version='1.1' encoding="UTF-8" standalone="no" ?>`, true, false},
+		{`<?xml version="1.0"?>`, false, true},
+		{`<?xml foo?>`, false, true},
+		{`<?XML foo?>`, true, true},
+		{`<?xMl?>`, false, true},
+		{`<?xml?>`, true, true},
+		{`<?xml encoding="utf-8"?>`, true, true},
+		{`<?xml version="1.0" standalone="maybe"?>`, true, true},
+		{`<?xml version="2.0"?>`, true, true},
+		{"<?xml version=\"1.0\"\n encoding='x y'?>", true, true},
+		{`<?xml-stylesheet href="a.css"?>`, false, false},
+		{`<?xmlfoo?>`, false, false},
+		{`<?robots index="no" follow="no"?>`, true, false},
+	} {
+		t.Run(tc.pi, func(t *testing.T) {
+			doc, before := tc.pi+"<r/>", ""
+			if !tc.atStart {
+				doc, before = "<r>"+tc.pi+"</r>", "<r>"
+			}
+			oc := runXML(t, strings.NewReader(doc), filter.Options{}, Options{})
+			at, err := ProcInstError([]byte(tc.pi), tc.atStart)
+			if (err != nil) != tc.bad || (oc.err != nil) != tc.bad {
+				t.Fatalf("ProcInstError %v, the XML stage %v; want an error: %v", err, oc.err, tc.bad)
+			}
+			if err == nil {
+				return
+			}
+			var pe *filter.PosError
+			if !errors.As(oc.err, &pe) || !errors.Is(err, ErrNotWellFormed) {
+				t.Fatalf("errors %v and %v", err, oc.err)
+			}
+			pos := filter.StartPos.Advance([]byte(before + tc.pi[:at]))
+			if got, want := fmt.Sprintf("%s: %v", pos, err), oc.err.Error(); got != want {
+				t.Errorf("ProcInstError %s, the XML stage %s", got, want)
+			}
+		})
 	}
 }
