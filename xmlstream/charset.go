@@ -294,6 +294,7 @@ func headDecides(head []byte) bool {
 	case bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")):
 		head = head[3:]
 	}
+	head = bytes.TrimLeft(head, " \t\r\n")
 	switch {
 	case len(head) == 0:
 		return false
@@ -306,19 +307,19 @@ func headDecides(head []byte) bool {
 }
 
 // unclosedDeclaration reports whether head starts an XML declaration (after
-// a UTF-8 byte order mark) that does not end in it.
+// a UTF-8 byte order mark and white space) that does not end in it.
 func unclosedDeclaration(head []byte) bool {
-	head = bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF"))
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n")
 	return bytes.HasPrefix(head, []byte("<?xml")) && len(head) > 5 && isS(head[5]) && !bytes.Contains(head, []byte("?>"))
 }
 
-// declaredEncoding reads the encoding of the XML declaration at the very
-// start of head (after a UTF-8 byte order mark). Only a well-formed
-// declaration counts: one after white space or other text, or one that
-// breaks the rules of [23] XMLDecl, is an error at that declaration
-// (scanner.go), and its encoding is not used.
+// declaredEncoding reads the encoding of the XML declaration at the start
+// of head (after a UTF-8 byte order mark and white space, which the
+// scanner takes with a warning). Only a well-formed declaration counts:
+// one that breaks the rules of [23] XMLDecl is an error at that
+// declaration (scanner.go), and its encoding is not used.
 func declaredEncoding(head []byte) (string, bool) {
-	head = bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF"))
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n")
 	if !bytes.HasPrefix(head, []byte("<?xml")) || len(head) < 6 || !isS(head[5]) {
 		return "", false
 	}

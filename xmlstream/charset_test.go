@@ -175,35 +175,33 @@ func TestUTF8ByteOrderMarkWinsOverTheDeclaration(t *testing.T) {
 	}
 }
 
-// Only a well-formed XML declaration at the very start of the document
-// (after a byte order mark) names the charset: one after white space, or
-// one that breaks XMLDecl's rules, is not well-formed (XML 1.0 [23]), so
-// its encoding is not read, nor warned about. The error and everything
-// else are the same at every chunking, and records mode's UTF8Reader
-// chooses the same charset. (Before, a declaration after white space chose
-// windows-1252 and the document was read with a warning.)
+// Only a well-formed XML declaration at the start of the document (after a
+// byte order mark, and white space, which is warned about) names the
+// charset: one that breaks XMLDecl's rules is not well-formed (XML 1.0
+// [23]), so its encoding is not read, nor warned about. The error and
+// everything else are the same at every chunking, and records mode's
+// UTF8Reader chooses the same charset.
 func TestCharsetComesOnlyFromAWellFormedDeclarationAtTheStart(t *testing.T) {
 	const nwf = "not well-formed XML: "
 	for _, tc := range []struct {
 		name, input, charset, err string
+		warnings                  int
 	}{
-		{"declaration_after_a_space", " <?xml version=\"1.0\" encoding=\"iso-8859-1\"?><a>caf\xe9</a>", "utf-8",
-			"1:2: " + nwf + "the XML declaration <?xml …?> may only stand at the very start of the document, with nothing before it, not even white space"},
-		{"declaration_after_a_newline_names_an_unknown_encoding", "\n<?xml version=\"1.0\" encoding=\"x-no-such\"?><a>x</a>", "utf-8",
-			"2:1: " + nwf + "the XML declaration <?xml …?> may only stand at the very start of the document, with nothing before it, not even white space"},
+		{"declaration_after_a_space", " <?xml version=\"1.0\" encoding=\"iso-8859-1\"?><a>caf\xe9</a>", "windows-1252", "", 1},
+		{"declaration_after_a_newline_names_an_unknown_encoding", "\n<?xml version=\"1.0\" encoding=\"x-no-such\"?><a>x</a>", "utf-8", "", 2},
 		{"declaration_without_version", "<?xml encoding=\"iso-8859-1\"?><a>caf\xe9</a>", "utf-8",
-			"1:7: " + nwf + `the XML declaration has no version: it must start <?xml version="1.0", not with encoding`},
+			"1:7: " + nwf + `the XML declaration has no version: it must start <?xml version="1.0", not with encoding`, 0},
 		{"encoding_before_a_bad_standalone", "<?xml version=\"1.0\" encoding=\"x-no-such\" standalone=\"maybe\"?><a>x</a>", "utf-8",
-			"1:42: " + nwf + `standalone "maybe" in the XML declaration: the value must be "yes" or "no"`},
-		{"well_formed_declaration_at_the_start", "<?xml version=\"1.0\" encoding=\"iso-8859-1\"?><a>caf\xe9</a>", "windows-1252", ""},
+			"1:42: " + nwf + `standalone "maybe" in the XML declaration: the value must be "yes" or "no"`, 0},
+		{"well_formed_declaration_at_the_start", "<?xml version=\"1.0\" encoding=\"iso-8859-1\"?><a>caf\xe9</a>", "windows-1252", "", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := []byte(tc.input)
 			var first string
 			for _, c := range chunkings(doc, 8) {
 				oc := runXML(t, c.r(), filter.Options{}, Options{})
-				if oc.res.Charset != tc.charset || errorString(oc.err) != tc.err || len(oc.res.Warnings) != 0 {
-					t.Fatalf("%s: charset %s, error %v, warnings %v; want %s, %s, none", c.name, oc.res.Charset, oc.err, oc.res.Warnings, tc.charset, tc.err)
+				if oc.res.Charset != tc.charset || errorString(oc.err) != tc.err || len(oc.res.Warnings) != tc.warnings {
+					t.Fatalf("%s: charset %s, error %v, warnings %v; want %s, %s, %d warnings", c.name, oc.res.Charset, oc.err, oc.res.Warnings, tc.charset, tc.err, tc.warnings)
 				}
 				if got := oc.render(doc); first == "" {
 					first = got
@@ -211,7 +209,7 @@ func TestCharsetComesOnlyFromAWellFormedDeclarationAtTheStart(t *testing.T) {
 					t.Fatalf("%s differs from whole:\n%s\n---\n%s", c.name, got, first)
 				}
 			}
-			if _, name, warns, err := UTF8Reader(bytes.NewReader(doc), ""); name != tc.charset || len(warns) != 0 || err != nil {
+			if _, name, warns, err := UTF8Reader(bytes.NewReader(doc), ""); name != tc.charset || len(warns) > tc.warnings || err != nil {
 				t.Errorf("UTF8Reader: %s, %q, %v", name, warns, err)
 			}
 		})

@@ -226,7 +226,8 @@ var goldenCases = []goldenCase{
 	{name: "charset_caller_label_overrides_declaration", input: "<?xml version=\"1.0\" encoding=\"utf-8\"?><doc>\xe0\xe1</doc>", o: Options{Charset: "windows-1251"}},
 	{name: "charset_unknown_label_read_as_utf8", input: "<?xml version=\"1.0\" encoding=\"x-no-such\"?><doc>plain</doc>"},
 	{name: "charset_iso_2022_jp_decoded_whole", input: "<?xml version=\"1.0\" encoding=\"ISO-2022-JP\"?><doc>\x1b$BF|K\\\x1b(B</doc>"},
-	{name: "xml_declaration_not_at_start_not_well_formed", input: "\n<?xml version=\"1.0\"?><doc/>"},
+	{name: "xml_declaration_after_white_space_warned", input: "\n<?xml version=\"1.0\"?><doc/>"},
+	{name: "xml_declaration_inside_the_root_not_well_formed", input: "<doc>a<?xml version=\"1.0\"?>b</doc>"},
 }
 
 func TestGolden(t *testing.T) {

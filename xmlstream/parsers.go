@@ -99,8 +99,9 @@ func (x *Entities) Expand(name string, inAttr bool) (text string, markup bool, e
 // ProcInstError is the error of the XML stage for a processing
 // instruction where it stands, or nil, and the offset in pi where the XML
 // stage reports it. pi is the PI's whole text ("<?target …?>"); atStart
-// says whether it is the first thing in the document (after a byte order
-// mark), not in an entity's replacement text. The target xml in any case
+// says whether it is the document's first markup (after a byte order mark
+// and white space, which the XML stage takes with a warning), not in an
+// entity's replacement text. The target xml in any case
 // is reserved (XML 1.0 production [17]): in lower case it is the XML
 // declaration, which may stand only at the start ([23]), and must then be
 // well-formed: version (1.x), then optionally encoding (an encoding name),

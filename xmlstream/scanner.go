@@ -133,9 +133,13 @@ type scanner struct {
 	cut    bool
 	cutEnd int64
 
-	spans   attrSpans // a start tag's attributes (see attr)
-	decl    xmlDecl   // what the XML declaration says, when the token is one
-	scratch []byte
+	spans attrSpans // a start tag's attributes (see attr)
+	decl  xmlDecl   // what the XML declaration says, when the token is one
+	// markupSeen: a token other than text has been read; before one, the
+	// document holds at most white space (text outside the root is an
+	// error otherwise), where the XML declaration is taken, with a warning.
+	markupSeen, firstMarkup bool
+	scratch                 []byte
 
 	// Entities with markup whose replacement text is being read, innermost
 	// last. While one is, buf is its text from the current token on, start
@@ -237,6 +241,8 @@ func (z *scanner) next() (tokKind, error) {
 	if !z.more(2) {
 		return 0, z.eofError()
 	}
+	z.firstMarkup = !z.markupSeen && len(z.frames) == 0
+	z.markupSeen = true
 	switch z.buf[1] {
 	case '/':
 		z.kind, z.i = tokEnd, 2
@@ -837,7 +843,7 @@ func (z *scanner) procInst() error {
 	if err != nil {
 		return err
 	}
-	if msg, atTarget := xmlTargetError(z.buf[lo:hi], z.start == 0 && len(z.frames) == 0); msg != "" {
+	if msg, atTarget := xmlTargetError(z.buf[lo:hi], z.firstMarkup); msg != "" {
 		if atTarget {
 			return z.fail(lo, "%s", msg)
 		}
@@ -870,8 +876,9 @@ func (z *scanner) procInst() error {
 // xmlTargetError is the error for a PI whose target is xml in any case,
 // which [17] PITarget excludes: in lower case it is the XML declaration,
 // which may stand only at the very start of the document ([22] prolog,
-// [23] XMLDecl), first in the input after a byte order mark; in any
-// other case it is reserved. atTarget says whether the error is at the
+// [23] XMLDecl), first in the input after a byte order mark (white space
+// before it is taken, with a warning: a common fault of feeds written by
+// templates, which loses nothing); in any other case it is reserved. atTarget says whether the error is at the
 // target (else at the PI's "<?"). It is "" for any other target, and for
 // xml at the start.
 func xmlTargetError(target []byte, atStart bool) (msg string, atTarget bool) {
@@ -881,7 +888,7 @@ func xmlTargetError(target []byte, atStart bool) (msg string, atTarget bool) {
 	case string(target) != "xml":
 		return fmt.Sprintf("the processing instruction target %s is reserved", target), true
 	case !atStart:
-		return "the XML declaration <?xml …?> may only stand at the very start of the document, with nothing before it, not even white space", false
+		return "the XML declaration <?xml …?> may only stand at the start of the document", false
 	}
 	return "", false
 }

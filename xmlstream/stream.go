@@ -325,7 +325,11 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 	case tokPI:
 		if string(z.name) == "xml" {
 			// The XML declaration: the scanner accepts one only at the
-			// start of the document, and well written.
+			// start of the document, and well written, or after white
+			// space only.
+			if d.tokStart != 0 {
+				d.core.Warn(d.pos, "white space before the XML declaration, which XML wants first in the document; it is read as the declaration")
+			}
 			// standalone="yes": every entity used must be declared in the
 			// internal subset (WFC "Entity Declared").
 			d.ents.standalone = z.decl.standalone == "yes"

@@ -12,7 +12,8 @@ import (
 // only its version): [17] PITarget excludes xml in any case, so <?xml …?>
 // is the declaration or an error; [22] prolog and [23] XMLDecl put the
 // declaration at the very start (after a byte order mark, nothing before
-// it, not even white space); VersionInfo is required and comes first,
+// it; white space before it is taken, with a warning, as feeds written by
+// templates often have it); VersionInfo is required and comes first,
 // then EncodingDecl, then SDDecl, whose value is yes or no ([24]–[26],
 // [32], [80], [81]). An error is at the offending <?xml or pseudo-attribute,
 // everything before it is written (SPEC 6), and every chunking of the
@@ -20,9 +21,10 @@ import (
 // 1.0, with a warning (section 2.8).
 func TestXMLDeclarationWellFormedness(t *testing.T) {
 	const (
-		nwf       = "not well-formed XML: "
-		misplaced = nwf + "the XML declaration <?xml …?> may only stand at the very start of the document, with nothing before it, not even white space"
-		noVersion = nwf + `the XML declaration has no version: it must start <?xml version="1.0"`
+		nwf        = "not well-formed XML: "
+		misplaced  = nwf + "the XML declaration <?xml …?> may only stand at the start of the document"
+		noVersion  = nwf + `the XML declaration has no version: it must start <?xml version="1.0"`
+		spaceFirst = "white space before the XML declaration, which XML wants first in the document; it is read as the declaration"
 	)
 	for _, tc := range []struct {
 		name, input string
@@ -41,15 +43,18 @@ func TestXMLDeclarationWellFormedness(t *testing.T) {
 		{name: "upper_case_xml_target_inside_the_root_is_reserved",
 			input: `<?xml version="1.0"?><r>a<?XML foo?>b</r>`, text: "a\n", archive: `<?xml version="1.0"?><r>a`,
 			err: "1:28: " + nwf + "the processing instruction target XML is reserved"},
-		{name: "space_before_the_declaration",
-			input: ` <?xml version="1.0"?><r>hi</r>`, archive: " ",
-			err: "1:2: " + misplaced},
-		{name: "blank_lines_before_the_declaration",
-			input: "\n\r\n<?xml version=\"1.0\"?><r>hi</r>", archive: "\n\r\n",
-			err: "3:1: " + misplaced},
+		// White space before the declaration, a common fault of feeds
+		// written by templates, is taken with a warning: nothing is lost.
+		{name: "space_before_the_declaration_is_warned_about",
+			input: ` <?xml version="1.0"?><r>hi</r>`, text: "hi\n", warnings: "1:2: warning: " + spaceFirst + "\n"},
+		{name: "blank_lines_before_the_declaration_are_warned_about",
+			input: "\n\r\n<?xml version=\"1.0\"?><r>hi</r>", text: "hi\n", warnings: "3:1: warning: " + spaceFirst + "\n"},
 		{name: "byte_order_mark_then_space_before_the_declaration",
-			input: "\xEF\xBB\xBF <?xml version=\"1.0\"?><r>hi</r>", archive: "\xEF\xBB\xBF ",
-			err: "1:5: " + misplaced}, // columns count the BOM's bytes
+			input: "\xEF\xBB\xBF <?xml version=\"1.0\"?><r>hi</r>", text: "hi\n",
+			warnings: "1:5: warning: " + spaceFirst + "\n"}, // columns count the BOM's bytes
+		{name: "space_then_a_comment_then_the_declaration",
+			input: ` <!-- c --><?xml version="1.0"?><r>hi</r>`, archive: ` <!-- c -->`,
+			err: "1:12: " + misplaced},
 		{name: "byte_order_mark_then_the_declaration_is_the_start",
 			input: "\xEF\xBB\xBF<?xml version=\"1.0\"?><r>hi</r>", text: "hi\n"},
 		{name: "declaration_after_a_comment",
