@@ -452,9 +452,7 @@ func TestRecordsEntityExpansionPastTheBudgetStopsTheDocument(t *testing.T) {
 					t.Errorf("record %d: title of %d bytes, want the entity's %d", i+1, len(r.Title), len(big))
 				}
 			}
-			if elapsed > 5*time.Second {
-				t.Errorf("took %v", elapsed)
-			}
+			t.Logf("%v", elapsed) // the budget bounds the work; no bound on time, which load moves
 		})
 	}
 }

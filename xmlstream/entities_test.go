@@ -228,13 +228,10 @@ func TestEntityExpansionPastTheBudgetStopsTheDocument(t *testing.T) {
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(4*budget+8*len(tc.input)+4*(len(oc.text)+len(oc.archiveText))+8<<20) {
 				t.Errorf("allocated %d MB", alloc>>20)
 			}
-			limit := 5 * time.Second // it takes about 0.3 s; expanded whole, minutes and gigabytes
-			if raceDetector {
-				limit = 30 * time.Second
-			}
-			if elapsed > limit {
-				t.Errorf("took %v", elapsed)
-			}
+			// No bound on time (it takes about 0.3 s, and a loaded machine
+			// may take a hundred times that): the budget bounds the work,
+			// and the allocation bound above what expanding whole would
+			// take (gigabytes).
 			t.Logf("%v, %d MB allocated, %d bytes of text", elapsed, (after.TotalAlloc-before.TotalAlloc)>>20, len(oc.text))
 		})
 	}
