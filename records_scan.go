@@ -192,7 +192,9 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				return i, fe
 			}
 			f.prev = [2]byte{f.prev[1], c}
-			if f.runeN == 0 {
+			if f.runeN == 0 && c != ']' {
+				// (After a ']' the next byte is read alone: a '>' after
+				// "]]" ends the section, and a run would skip it.)
 				if j := plainRun(b, i+1, &cdataPlain); j > i+1 {
 					f.prev = [2]byte{b[j-2], b[j-1]}
 					i = j

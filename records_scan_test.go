@@ -49,3 +49,25 @@ func TestRecordsFeedReaderSkipsPlainRunsWithoutMissingWhatEndsThem(t *testing.T)
 		}
 	}
 }
+
+// The feed reader reads on after a CDATA section: its tokenizer skipped the
+// '>' after "]]" in a run of plain bytes and stayed in the section to the
+// end of the document, so that after the first CDATA section (an RSS
+// description's HTML) nothing was counted for the records bound and no
+// entity reached the decoder's map (a declared entity was then an error).
+func TestRecordsFeedReaderReadsOnAfterACDATASection(t *testing.T) {
+	item := `<item><title>a</title><description><![CDATA[<p>x</p>]]></description></item>`
+	_, err := records(t, otherLines(item, 3*robofilter.MaxRecordTags), "//item", robofilter.Options{})
+	var pe *filter.PosError
+	if !errors.Is(err, robofilter.ErrRecordTooLarge) || !errors.As(err, &pe) || pe.Pos.Line < robofilter.MaxRecordTags/2 {
+		t.Errorf("err %v, want ErrRecordTooLarge past line %d", err, robofilter.MaxRecordTags/2)
+	}
+
+	doc := `<!DOCTYPE rss [<!ENTITY e "caf&#233;">]><rss><channel>` + item + `<item><title>&e;</title></item></channel></rss>`
+	for chunking, r := range recordChunkings([]byte(doc)) {
+		recs, err := recordsFrom(r, "//item", robofilter.Options{})
+		if err != nil || len(recs) != 2 || recs[1].Title != "café" {
+			t.Errorf("%s: %d records, err %v, want the second titled café", chunking, len(recs), err)
+		}
+	}
+}
