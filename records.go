@@ -17,15 +17,23 @@ import (
 type Record struct {
 	Index int    // counts the records from 1, in document order
 	ID    string // atom:id or RSS guid (or rdf:about), as written
-	Title string // the title's text, white space collapsed
+	// Title is the title's indexable text, white space collapsed: read as
+	// its type says, as the content is (below), with the robots markup on
+	// it, around it and inside it honoured; empty under noindex.
+	Title string
 	// Link is the record's own URL, resolved against xml:base and the
 	// caller's base: Atom link (rel alternate or none), RSS link, sitemap loc.
 	Link string
-	// Doc is the record's content run through the HTML pipeline: Atom
-	// content (else summary), RSS content:encoded (else description). Escaped
-	// HTML is unescaped once and read as HTML, so robots classes, comments
-	// and links inside an entry are honoured; XHTML content is read as HTML;
-	// plain text stays text. Doc is nil when the record has no content.
+	// Doc is the record's content: Atom content (else summary), RSS
+	// content:encoded (else description). Escaped HTML (Atom type="html",
+	// RSS) is unescaped once and read by the HTML pipeline, so robots
+	// classes, comments and links inside an entry are honoured; markup
+	// (Atom type="xhtml", an XML media type, any content with child
+	// elements) is read by the XML stage, as the XML stage reads it in the
+	// feed; plain text stays text. What the feed says around the content
+	// holds for all of it: the robots PI, robots classes and data-nosnippet
+	// on the content element, the record and their ancestors.
+	// Doc is nil when the record has no content.
 	Doc *Document
 	// Warnings are about the feed around the record and in it, since the
 	// previous record: on the first record, those about the charset (as the
@@ -64,13 +72,13 @@ const (
 
 // ProcessRecords reads an XML document once and calls fn with every element
 // the XPath selects (for feeds //entry or /feed/entry, //item or
-// /rss/channel/item), as a Record whose content went through the HTML
-// pipeline with opts (Format, Charset and Base are set per record). A robots
-// PI of the feed (in the prolog or the DOCTYPE's internal subset, the first
-// legal one) applies to every record: its noindex and nofollow reach each
-// record's run as an X-Robots-Tag value. The charset is chosen as the XML
-// stage chooses it (opts.Charset, if set, overrides the declaration), with
-// the XML stage's warnings about that choice, at line 1, column 1, on the
+// /rss/channel/item), as a Record whose title and content went through the
+// HTML pipeline or the XML stage with opts (Format, Charset and Base are set
+// per record). A robots PI of the feed (in the prolog or the DOCTYPE's
+// internal subset, the first legal one) applies to every record: its
+// noindex and nofollow reach each record's runs as an X-Robots-Tag value.
+// The charset is chosen as the XML stage chooses it (opts.Charset, if set,
+// overrides the declaration), with the XML stage's warnings about that choice, at line 1, column 1, on the
 // first record (a feed without records gives none); entity references read
 // as the XML stage reads them (feedReader), without its warnings. ProcessRecords stops at the first error, fn's included:
 // the records before it have been passed to fn, the one that fails has

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"html"
-	"io"
 	"net/url"
 	"strings"
 
@@ -14,26 +12,24 @@ import (
 )
 
 // recordBuffers are what the runs of a document's records share: the
-// reader the HTML pipeline reads a record's content through (Process takes
-// a *bufio.Reader of its size as it is) and the buffer XHTML content is
-// serialised into (xmlquery's Write takes a *bufio.Writer of its size as
-// it is). Without them every record allocated both, 4 KiB each.
+// reader the pipelines read a field through (Process takes a *bufio.Reader
+// of its size as it is) and the buffer the field is written into for them.
+// Without them every record allocated a reader of 4 KiB.
 type recordBuffers struct {
 	in    *bufio.Reader
-	xhtml bytes.Buffer
-	out   *bufio.Writer
+	buf   bytes.Buffer
+	marks [][2]int // comment markers written into buf (writeHTML)
 }
 
 func newRecordBuffers() *recordBuffers {
-	rb := &recordBuffers{in: bufio.NewReaderSize(nil, 4<<10)}
-	rb.out = bufio.NewWriterSize(&rb.xhtml, 4<<10)
-	return rb
+	return &recordBuffers{in: bufio.NewReaderSize(nil, 4<<10)}
 }
 
-// makeRecord reads a record's fields and runs its content.
+// makeRecord reads a record's fields and runs its content. robotsPI are
+// the X-Robots-Tag values of the feed's robots PI.
 func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, robotsPI []string) (Record, error) {
 	rec := Record{Index: index}
-	var content, summary *xmlquery.Node
+	var title, content, summary *xmlquery.Node
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != xmlquery.ElementNode {
 			continue
@@ -44,8 +40,8 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 				rec.ID = strings.TrimSpace(c.InnerText())
 			}
 		case "title":
-			if rec.Title == "" {
-				rec.Title = rb.titleText(c)
+			if title == nil {
+				title = c
 			}
 		case "link":
 			if rec.Link != "" {
@@ -86,31 +82,29 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 	if content == nil {
 		content = summary
 	}
-	// What the feed says around the content (the PI, robots classes on the
-	// record or its ancestors or the content element) holds for the whole
-	// of the record's document.
-	around := append(append([]string(nil), opts.XRobotsTag...), robotsPI...)
-	inner := n
-	if content != nil {
-		inner = content
+	// What the feed says around a field (the PI, robots classes on the
+	// record, its ancestors or the field's element) holds for the whole of
+	// the field's run.
+	feedSays := append(append([]string(nil), opts.XRobotsTag...), robotsPI...)
+	around := func(c *xmlquery.Node) []string {
+		v := switchesAsDirectives(recordSwitches(c, opts.Dialects))
+		if v == "" {
+			return feedSays
+		}
+		return append(feedSays[:len(feedSays):len(feedSays)], v)
 	}
-	if v := switchesAsDirectives(recordSwitches(inner, opts.Dialects)); v != "" {
-		around = append(around, v)
-	}
-	if recordNoIndex(around, opts.Agent) {
-		rec.Title = "" // the title is indexable text too
+	if title != nil {
+		rec.Title = rb.titleText(title, opts, around(title), flatState{})
 	}
 	if content == nil {
 		return rec, nil
 	}
 	o := opts
-	o.Format, o.Charset, o.ContentType = HTML, "utf-8", ""
 	if b := baseAt(content, opts.Base); b != nil {
 		o.Base = b.String()
 	}
-	o.XRobotsTag = around
-	rb.in.Reset(rb.contentHTML(content))
-	doc, err := Filter(rb.in, o)
+	o.XRobotsTag = around(content)
+	doc, err := rb.runField(content, kindOf(content), flatState{}, o)
 	if err != nil {
 		return rec, fmt.Errorf("records: record %d: %w", index, err)
 	}
@@ -165,36 +159,38 @@ func recordNoIndex(values []string, agent string) bool {
 	return d.NoIndex
 }
 
-// titleText is a record title's text: an HTML title (type="html") is read
-// as HTML, others as text.
-func (rb *recordBuffers) titleText(c *xmlquery.Node) string {
-	t := c.InnerText()
-	if typ, _ := attr(c, "type"); strings.Contains(strings.ToLower(typ), "html") && !strings.Contains(strings.ToLower(typ), "xhtml") {
-		rb.in.Reset(strings.NewReader(t))
-		if d, err := Filter(rb.in, Options{Format: HTML, Charset: "utf-8"}); err == nil {
-			t = d.Text
+// titleText is a record title's text, white space collapsed: read as its
+// type says (runField), in the comment state st, with the X-Robots-Tag
+// values around. A title under noindex has none: the title is indexable
+// text too.
+func (rb *recordBuffers) titleText(c *xmlquery.Node, opts Options, around []string, st flatState) string {
+	if recordNoIndex(around, opts.Agent) {
+		return ""
+	}
+	k := kindOf(c)
+	if k == kindText {
+		plain := true
+		for ch := c.FirstChild; ch != nil && plain; ch = ch.NextSibling {
+			plain = ch.Type != xmlquery.CommentNode
+		}
+		if plain {
+			// No comment inside: the state at its start holds for all of it.
+			if st.off()&filter.NoIndex != 0 {
+				return ""
+			}
+			return strings.Join(strings.Fields(c.InnerText()), " ")
 		}
 	}
-	return strings.Join(strings.Fields(t), " ")
-}
-
-// contentHTML is a content element as HTML: escaped HTML unescaped once
-// (the XML parser did it), inline XHTML serialised, text escaped.
-func (rb *recordBuffers) contentHTML(c *xmlquery.Node) io.Reader {
-	typ, _ := attr(c, "type")
-	mode, _ := attr(c, "mode") // Atom 0.3
-	typ, mode = strings.ToLower(typ), strings.ToLower(mode)
-	switch {
-	case c.Data == "encoded" || c.Data == "description" && c.NamespaceURI != "http://www.w3.org/2005/Atom":
-		return strings.NewReader(c.InnerText()) // RSS: HTML, escaped or in CDATA
-	case mode == "xml" || typ == "xhtml" || strings.HasSuffix(typ, "+xml"):
-		rb.xhtml.Reset()
-		_ = c.Write(rb.out, false) // flushed into rb.xhtml; writing to a bytes.Buffer does not fail
-		return bytes.NewReader(rb.xhtml.Bytes())
-	case typ == "html" || strings.Contains(typ, "html") || mode == "escaped":
-		return strings.NewReader(c.InnerText())
+	o := opts
+	o.XRobotsTag = around
+	if b := baseAt(c, opts.Base); b != nil {
+		o.Base = b.String()
 	}
-	return strings.NewReader(html.EscapeString(c.InnerText())) // Atom text
+	d, err := rb.runField(c, k, st, o)
+	if err != nil {
+		return ""
+	}
+	return strings.Join(strings.Fields(d.Text), " ")
 }
 
 func attr(n *xmlquery.Node, local string) (string, bool) {

@@ -1,0 +1,208 @@
+package robofilter_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/robofilter/robofilter"
+)
+
+// xmlStageWords are the words the XML stage indexes in the document.
+func xmlStageWords(t *testing.T, doc string, opts robofilter.Options) map[string]bool {
+	t.Helper()
+	opts.Format = robofilter.XML
+	d, err := robofilter.Filter(strings.NewReader(doc), opts)
+	if err != nil {
+		t.Fatalf("the XML stage: %v", err)
+	}
+	words := map[string]bool{}
+	for _, w := range strings.Fields(d.Text) {
+		words[w] = true
+	}
+	return words
+}
+
+// noWordsBeyondTheXMLStage fails the test where records mode indexes a word
+// (in a title or a record's text) that the XML stage does not index in the
+// same document: text under noindex leaked. (Only for feeds without
+// escaped HTML, which records mode reads as HTML and the XML stage as
+// text.)
+func noWordsBeyondTheXMLStage(t *testing.T, doc string, recs []robofilter.Record) {
+	t.Helper()
+	xml := xmlStageWords(t, doc, robofilter.Options{})
+	for _, r := range recs {
+		text := r.Title
+		if r.Doc != nil {
+			text += " " + r.Doc.Text
+		}
+		for _, w := range strings.Fields(text) {
+			if !xml[w] {
+				t.Errorf("record %d indexes %q, which the XML stage does not index", r.Index, w)
+			}
+		}
+	}
+}
+
+// CDATA sections and PIs inside inline XHTML are what XML makes of them:
+// a CDATA section is text, a PI nothing. Neither can open markup (records
+// mode wrote them out as XML for the HTML pipeline, which read "<![CDATA["
+// and "<?" as bogus comments ending at the first '>', so the rest of their
+// text became tags: a robots-index paragraph inside a noindex div, a link).
+func TestRecordsCDATAAndPIsInInlineXHTMLAreNotMarkup(t *testing.T) {
+	const feed = `<?xml version="1.0"?>
+<feed xmlns="http://www.w3.org/2005/Atom">
+<entry><id>1</id><title>T1</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml" class="robots-noindex"><![CDATA[><p class="robots-index">]]>secret text</div></content></entry>
+<entry><id>2</id><title>T2</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><![CDATA[><a href="http://evil/">]]>click</div></content></entry>
+<entry><id>3</id><title>T3</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><![CDATA[<b>cd</b>]]></div></content></entry>
+<entry><id>4</id><title>T4</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml" class="robots-noindex"><?x ><p class="robots-index">?>pi secret</div></content></entry>
+<entry><id>5</id><title>T5</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><?x ><a href="http://evil/">?>pi click</div></content></entry>
+<entry><id>6</id><title>T6</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml" class="robots-noindex"><!--><p class="robots-index">-->comment secret</div></content></entry>
+</feed>`
+	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	if err != nil || len(recs) != 6 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	for i, want := range []string{"", `><a href="http://evil/">click` + "\n", "<b>cd</b>\n", "", "pi click\n", ""} {
+		r := recs[i]
+		if r.Doc == nil || r.Doc.Text != want {
+			t.Errorf("record %d: text %q, want %q", r.Index, r.Doc.Text, want)
+			continue
+		}
+		if len(r.Doc.Links) != 0 {
+			t.Errorf("record %d: links %+v, want none", r.Index, r.Doc.Links)
+		}
+	}
+	noWordsBeyondTheXMLStage(t, feed, recs)
+}
+
+// Inline XHTML is read on the XML tree, as the XML stage reads it, not on
+// the tree an HTML parser builds from the same tags (which closes a p at a
+// div, moves what a table cannot hold before it, and does not know
+// prefixed names): a region holds what XML puts inside it.
+func TestRecordsInlineXHTMLFollowsTheXMLTree(t *testing.T) {
+	const feed = `<feed xmlns="http://www.w3.org/2005/Atom">
+<entry><id>1</id><title>T1</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p class="robots-noindex"><div>secret1</div></p><table class="robots-noindex"><b>secret2</b></table><p>kept</p></div></content></entry>
+<entry><id>2</id><title>T2</title><content type="xhtml"><h:div xmlns:h="http://www.w3.org/1999/xhtml"><h:script>secret3()</h:script><h:p>one</h:p><h:p>two</h:p><h:a href="http://example.com/x">x</h:a><h:p class="robots-nofollow"><h:a href="http://example.com/nf">nf</h:a></h:p></h:div></content></entry>
+</feed>`
+	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	if got := recs[0].Doc.Text; got != "kept\n" {
+		t.Errorf("record 1: text %q, want kept alone", got)
+	}
+	if got := recs[1].Doc.Text; got != "one\ntwo\nx\nnf\n" {
+		t.Errorf("record 2: text %q, want one, two, x and nf as blocks (prefixed XHTML names follow the HTML rules)", got)
+	}
+	if l, ok := linkByHref(recs[1].Doc, "/x"); !ok || !l.Followed {
+		t.Errorf("record 2: the prefixed XHTML link: %+v (listed %v), want followed", l, ok)
+	}
+	if l, ok := linkByHref(recs[1].Doc, "/nf"); !ok || l.Followed {
+		t.Errorf("record 2: the link in robots-nofollow: %+v (listed %v), want listed, not followed", l, ok)
+	}
+	noWordsBeyondTheXMLStage(t, feed, recs)
+}
+
+// Atom content whose type is an XML media type (ending in +xml or /xml,
+// RFC 4287 section 4.1.3.3) holds markup; so does any content element with
+// child elements, whatever its type says: the children are read as the XML
+// stage reads them (classes honoured, element boundaries separate words,
+// XLink links listed), not as their text run together.
+func TestRecordsContentWithXMLChildrenIsReadAsMarkup(t *testing.T) {
+	const doc = `<doc xmlns="urn:d" xmlns:xlink="http://www.w3.org/1999/xlink"><p class="robots-noindex">secret</p><p>public</p><p>words</p>` +
+		`<ref xlink:href="http://example.com/x">ref</ref><ref class="robots-nofollow" xlink:href="http://example.com/nf">nf</ref></doc>`
+	for _, c := range []struct{ name, open, close string }{
+		{"application/xml", `<content type="application/xml">`, `</content>`},
+		{"text/xml", `<content type="text/xml">`, `</content>`},
+		{"+xml with parameters", `<content type="Application/vnd.example+XML; charset=utf-8">`, `</content>`},
+		{"no type (text, which has no child elements)", `<content>`, `</content>`},
+		{"html with child elements", `<content type="html">`, `</content>`},
+		{"a summary", `<summary type="text/xml">`, `</summary>`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			feed := `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>1</id><title>T</title>` + c.open + doc + c.close + `</entry></feed>`
+			recs, err := records(t, feed, "//entry", robofilter.Options{})
+			if err != nil || len(recs) != 1 || recs[0].Doc == nil {
+				t.Fatalf("%d records, %v", len(recs), err)
+			}
+			d := recs[0].Doc
+			if d.Text != "public words ref nf\n" {
+				t.Errorf("text %q, want %q", d.Text, "public words ref nf\n")
+			}
+			if l, ok := linkByHref(d, "/x"); !ok || !l.Followed {
+				t.Errorf("the XLink: %+v (listed %v), want followed", l, ok)
+			}
+			if l, ok := linkByHref(d, "/nf"); !ok || l.Followed {
+				t.Errorf("the XLink in robots-nofollow: %+v (listed %v), want listed, not followed", l, ok)
+			}
+			noWordsBeyondTheXMLStage(t, feed, recs)
+		})
+	}
+	// RSS: a description with unescaped markup.
+	feed := `<rss><channel><item><title>T</title><description><p class="robots-noindex">secret</p><p>public</p></description></item></channel></rss>`
+	recs, err := records(t, feed, "//item", robofilter.Options{})
+	if err != nil || len(recs) != 1 || recs[0].Doc == nil || recs[0].Doc.Text != "public\n" {
+		t.Fatalf("RSS description with child elements: %+v, %v", recs, err)
+	}
+}
+
+// recordTexts checks each record's title and text.
+func recordTexts(t *testing.T, recs []robofilter.Record, want [][2]string) {
+	t.Helper()
+	if len(recs) != len(want) {
+		t.Fatalf("%d records, want %d", len(recs), len(want))
+	}
+	for i, w := range want {
+		r := recs[i]
+		text := ""
+		if r.Doc != nil {
+			text = r.Doc.Text
+		}
+		if r.Title != w[0] || text != w[1] {
+			t.Errorf("record %d: title %q, text %q; want %q, %q", r.Index, r.Title, text, w[0], w[1])
+		}
+	}
+}
+
+// A record's title honours the robots markup on it and inside it, at the
+// XML level, as its content does: robots classes on the title element and
+// inside inline markup, the comment dialects inside it; so does text
+// content with comments inside.
+func TestRecordsTitlesHonourRobotsMarkupOnAndInside(t *testing.T) {
+	const feed = `<feed xmlns="http://www.w3.org/2005/Atom">
+<entry><id>1</id><title class="robots-noindex">Secret title</title><content type="html">body</content></entry>
+<entry><id>2</id><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">Public <span class="robots-noindex">hidden</span></div></title><content type="html">b</content></entry>
+<entry><id>3</id><title>a<!--googleoff: index-->off<!--googleon: index-->b</title></entry>
+<entry><id>4</id><title>T4<!--noindex--> off<!--/noindex--></title></entry>
+<entry><id>5</id><title>T5</title><content type="text">x<!--googleoff: index-->secret5<!--googleon: index-->y</content></entry>
+</feed>`
+	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recordTexts(t, recs, [][2]string{{"", "body\n"}, {"Public", "b\n"}, {"a b", ""}, {"T4", ""}, {"T5", "x\n\ny\n"}})
+	noWordsBeyondTheXMLStage(t, feed, recs)
+}
+
+// An XML comment inside escaped HTML content is a comment of the feed: its
+// region starts where it stands in the HTML, or, where it stands inside a
+// tag (where no HTML comment can be), holds for the whole content.
+func TestRecordsCommentRegionsInsideEscapedHTML(t *testing.T) {
+	const feed = `<feed xmlns="http://www.w3.org/2005/Atom">
+<entry><id>1</id><content type="html">&lt;p&gt;a&lt;/p&gt;<!--googleoff: index-->&lt;p&gt;secret1&lt;/p&gt;<!--googleon: index-->&lt;p&gt;b&lt;/p&gt;</content></entry>
+<entry><id>2</id><content type="html">&lt;p title="<!--googleoff: index-->"&gt;secret2&lt;/p&gt;<!--googleon: index-->after</content></entry>
+<entry><id>3</id><content type="html">&lt;script&gt;<!--googleoff: index-->&lt;/script&gt;secret3</content></entry>
+</feed>`
+	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	if got := recs[0].Doc.Text; got != "a\n\nb\n" {
+		t.Errorf("record 1: text %q, want a and b in two phrases", got)
+	}
+	for _, r := range recs[1:] {
+		if strings.Contains(r.Doc.Text, "secret") {
+			t.Errorf("record %d: text %q: the region's comment was inside a tag", r.Index, r.Doc.Text)
+		}
+	}
+}
