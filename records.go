@@ -32,7 +32,8 @@ type Record struct {
 	// elements) is read by the XML stage, as the XML stage reads it in the
 	// feed; plain text stays text. What the feed says around the content
 	// holds for all of it: the robots PI, robots classes and data-nosnippet
-	// on the content element, the record and their ancestors.
+	// on the content element, the record and their ancestors, and the
+	// comment regions (googleoff, Yandex) open where the content starts.
 	// Doc is nil when the record has no content.
 	Doc *Document
 	// Warnings are about the feed around the record and in it, since the
@@ -77,8 +78,10 @@ const (
 // per record). A robots PI of the feed (in the prolog or the DOCTYPE's
 // internal subset, the first legal one) applies to every record: its
 // noindex and nofollow reach each record's runs as an X-Robots-Tag value.
-// The charset is chosen as the XML stage chooses it (opts.Charset, if set,
-// overrides the declaration), with the XML stage's warnings about that choice, at line 1, column 1, on the
+// The comment dialects' regions hold in document order, across records and
+// fields, as in the XML stage. The charset is chosen as the XML stage
+// chooses it (opts.Charset, if set, overrides the declaration), with the
+// XML stage's warnings about that choice, at line 1, column 1, on the
 // first record (a feed without records gives none); entity references read
 // as the XML stage reads them (feedReader), without its warnings. ProcessRecords stops at the first error, fn's included:
 // the records before it have been passed to fn, the one that fails has
@@ -116,6 +119,7 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 	}
 	var pis robotsPIState
 	rb := newRecordBuffers()
+	regions := newRegionTracker(opts.Dialects)
 	for index := 1; ; index++ {
 		n, err := sp.Read()
 		switch {
@@ -127,7 +131,8 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 		feed.recordDone()
 		warnings := append(append(first, pis.scan(n)...), feed.takeNotes(feed.off-int64(br.Buffered()))...)
 		first = nil
-		rec, err := rb.makeRecord(n, index, opts, pis.values)
+		regions.record(n)
+		rec, err := rb.makeRecord(n, index, opts, pis.values, regions)
 		rec.Warnings = warnings
 		pruneOutside(n)
 		if err != nil {

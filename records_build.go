@@ -26,8 +26,9 @@ func newRecordBuffers() *recordBuffers {
 }
 
 // makeRecord reads a record's fields and runs its content. robotsPI are
-// the X-Robots-Tag values of the feed's robots PI.
-func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, robotsPI []string) (Record, error) {
+// the X-Robots-Tag values of the feed's robots PI; regions says what the
+// comment dialects are at the start of each of the record's fields.
+func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, robotsPI []string, regions *regionTracker) (Record, error) {
 	rec := Record{Index: index}
 	var title, content, summary *xmlquery.Node
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -94,7 +95,7 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 		return append(feedSays[:len(feedSays):len(feedSays)], v)
 	}
 	if title != nil {
-		rec.Title = rb.titleText(title, opts, around(title), flatState{})
+		rec.Title = rb.titleText(title, opts, around(title), regions.at(title))
 	}
 	if content == nil {
 		return rec, nil
@@ -104,7 +105,7 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 		o.Base = b.String()
 	}
 	o.XRobotsTag = around(content)
-	doc, err := rb.runField(content, kindOf(content), flatState{}, o)
+	doc, err := rb.runField(content, kindOf(content), regions.at(content), o)
 	if err != nil {
 		return rec, fmt.Errorf("records: record %d: %w", index, err)
 	}

@@ -30,7 +30,9 @@ import (
 //     pipeline;
 //   - text: escaped, read by the HTML pipeline.
 //
-// The comment dialects among the field's text count where they stand.
+// Each run starts in the state of the comment dialects at the field's start
+// (regionTracker), and the comment dialects among the field's text count
+// where they stand.
 type fieldKind uint8
 
 const (

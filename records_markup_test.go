@@ -184,6 +184,35 @@ func TestRecordsTitlesHonourRobotsMarkupOnAndInside(t *testing.T) {
 	noWordsBeyondTheXMLStage(t, feed, recs)
 }
 
+// Comment regions hold in document order across records and fields, as in
+// the XML stage: around a title or a content, between entries, from inside
+// one field to the next record.
+func TestRecordsCommentRegionsHoldAcrossRecordsAndFields(t *testing.T) {
+	const feed = `<feed xmlns="http://www.w3.org/2005/Atom">
+<entry><id>1</id><!--googleoff: index--><title>Off title</title><!--googleon: index--><content type="html">c</content></entry>
+<entry><id>2</id><!--noindex--><title>Yandex title</title><!--/noindex--><content type="html">kept2</content></entry>
+<entry><id>3</id><title>T3</title><!--googleoff: all--><content type="html">secret3</content><!--googleon: all--></entry>
+<!--googleoff: index-->
+<entry><id>4</id><title>Secret4</title><content type="text">secret4b</content></entry>
+<!--googleon: index-->
+<entry><id>5</id><title>T5</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">kept5<!--googleoff: index--></div></content></entry>
+<entry><id>6</id><title>Secret6</title><content type="html">secret6b</content><!--googleon: index--></entry>
+<entry><id>7</id><title>T7</title><content type="html">kept7</content></entry>
+</feed>`
+	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recordTexts(t, recs, [][2]string{{"", "c\n"}, {"", "kept2\n"}, {"T3", ""}, {"", ""}, {"T5", "kept5\n"}, {"", ""}, {"T7", "kept7\n"}})
+	if a := recs[2].Doc.Archive; string(a) != "…" {
+		t.Errorf("record 3: googleoff: all (snippet) around the content, archive %q", a)
+	}
+	if len(recs[3].Doc.Result.Warnings) != 0 {
+		t.Errorf("record 4: the comments put before the field are warned about: %+v", recs[3].Doc.Result.Warnings)
+	}
+	noWordsBeyondTheXMLStage(t, feed, recs)
+}
+
 // An XML comment inside escaped HTML content is a comment of the feed: its
 // region starts where it stands in the HTML, or, where it stands inside a
 // tag (where no HTML comment can be), holds for the whole content.
