@@ -2,10 +2,11 @@ package robofilter
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"slices"
 
 	"github.com/antchfx/xmlquery"
 	"github.com/robofilter/robofilter/filter"
@@ -37,12 +38,12 @@ type Record struct {
 	// Doc is nil when the record has no content.
 	Doc *Document
 	// Warnings are about the feed around the record and in it, since the
-	// previous record: on the first record, those about the charset (as the
-	// XML stage gives them: an unknown encoding and the like); robots PIs
-	// that are illegal or come after the first legal one (xmlquery gives no
-	// positions); and, with their position, references to entities whose
-	// replacement text holds markup, which records mode reads as nothing
-	// (one per entity name).
+	// previous record, in document order: on the first record, those about
+	// the charset (as the XML stage gives them: an unknown encoding and the
+	// like); robots PIs that are illegal or come after the first legal one,
+	// and a legal one that comes after records were given; and references
+	// to entities whose replacement text holds markup, which records mode
+	// reads as nothing (one per entity name). All have their position.
 	Warnings []filter.Warning
 }
 
@@ -75,19 +76,21 @@ const (
 // the XPath selects (for feeds //entry or /feed/entry, //item or
 // /rss/channel/item), as a Record whose title and content went through the
 // HTML pipeline or the XML stage with opts (Format, Charset and Base are set
-// per record). A robots PI of the feed (in the prolog or the DOCTYPE's
-// internal subset, the first legal one) applies to every record: its
-// noindex and nofollow reach each record's runs as an X-Robots-Tag value.
-// The comment dialects' regions hold in document order, across records and
-// fields, as in the XML stage. The charset is chosen as the XML stage
-// chooses it (opts.Charset, if set, overrides the declaration), with the
-// XML stage's warnings about that choice, at line 1, column 1, on the
-// first record (a feed without records gives none); entity references read
-// as the XML stage reads them (feedReader), without its warnings. ProcessRecords stops at the first error, fn's included:
-// the records before it have been passed to fn, the one that fails has
-// not. An XML document that is not well-formed fails with a
-// *filter.PosError (xmlstream.ErrNotWellFormed, or
-// xmlstream.ErrEntityExpansion) at the line and column of the error.
+// per record). The feed's first legal robots PI, wherever it stands (the
+// prolog, the DOCTYPE's internal subset, between records, inside one),
+// applies to the record that holds it or follows it and to every record
+// after: its noindex and nofollow reach each record's runs as an
+// X-Robots-Tag value. The comment dialects' regions hold in document order,
+// across records and fields, as in the XML stage. The charset is chosen as
+// the XML stage chooses it (opts.Charset, if set, overrides the
+// declaration), with the XML stage's warnings about that choice, at line 1,
+// column 1, on the first record (a feed without records gives none); entity
+// references read as the XML stage reads them (feedReader), without its
+// warnings. ProcessRecords stops at the first error, fn's included: the
+// records before it have been passed to fn, the one that fails has not. An
+// XML document that is not well-formed fails with a *filter.PosError
+// (xmlstream.ErrNotWellFormed, or xmlstream.ErrEntityExpansion) at the line
+// and column of the error.
 func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) error) error {
 	head := &headBytes{r: r}
 	in, cs, charsetWarnings, err := xmlstream.UTF8Reader(head, opts.Charset)
@@ -117,7 +120,6 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 	if err != nil {
 		return fmt.Errorf("records: %w", err)
 	}
-	var pis robotsPIState
 	rb := newRecordBuffers()
 	regions := newRegionTracker(opts.Dialects)
 	for index := 1; ; index++ {
@@ -129,10 +131,11 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 			return feed.failure(err, br.Buffered())
 		}
 		feed.recordDone()
-		warnings := append(append(first, pis.scan(n)...), feed.takeNotes(feed.off-int64(br.Buffered()))...)
+		stop := feed.off - int64(br.Buffered()) // the decoder read the record's end before
+		warnings := append(first, sortedWarnings(feed.takePIs(stop, index), feed.takeNotes(stop))...)
 		first = nil
 		regions.record(n)
-		rec, err := rb.makeRecord(n, index, opts, pis.values, regions)
+		rec, err := rb.makeRecord(n, index, opts, feed.robots.values, regions)
 		rec.Warnings = warnings
 		pruneOutside(n)
 		if err != nil {
@@ -144,6 +147,16 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 	}
 }
 
+// sortedWarnings merges two lists of warnings in document order into one.
+func sortedWarnings(a, b []filter.Warning) []filter.Warning {
+	if len(a) == 0 {
+		return b
+	}
+	all := append(a, b...)
+	slices.SortStableFunc(all, func(x, y filter.Warning) int { return cmp.Compare(x.Pos.Offset, y.Pos.Offset) })
+	return all
+}
+
 // pruneOutside removes every node before the path from the document to n:
 // what the stream parser holds is then the path and the current record
 // (which the parser itself removes at the next Read).
@@ -153,57 +166,4 @@ func pruneOutside(n *xmlquery.Node) {
 			xmlquery.RemoveFromTree(c.PrevSibling)
 		}
 	}
-}
-
-// robotsPIState follows the feed's robots PIs from record to record: the
-// first legal one applies from where it stands to every record after it
-// (and to the record that holds it); illegal ones and later legal ones are
-// reported and ignored (SPEC section 2).
-type robotsPIState struct {
-	found  bool
-	values []string // X-Robots-Tag values the legal PI means
-}
-
-// scan looks at what the stream parser holds that is new since the last
-// record (pruneOutside removed the rest): the siblings before the path to
-// n, at every level, and n's own children.
-func (s *robotsPIState) scan(n *xmlquery.Node) []filter.Warning {
-	var path []*xmlquery.Node
-	for c := n; c != nil; c = c.Parent {
-		path = append(path, c)
-	}
-	var warns []filter.Warning
-	look := func(c *xmlquery.Node) {
-		var pis [][]byte
-		switch {
-		case c.Type == xmlquery.ProcessingInstruction && c.ProcInst != nil:
-			pis = [][]byte{[]byte("<?" + c.ProcInst.Target + " " + c.ProcInst.Inst + "?>")}
-		case c.Type == xmlquery.NotationNode && strings.HasPrefix(c.Data, "DOCTYPE"):
-			pis = xmlstream.DoctypePIs([]byte("<!" + c.Data + ">"))
-		}
-		for _, pi := range pis {
-			v, isRobots, err := xmlstream.ParseRobotsPI(pi)
-			switch {
-			case !isRobots:
-			case err != nil:
-				warns = append(warns, filter.Warning{Message: fmt.Sprintf("illegal robots PI %s: %v; it is ignored", pi, err)})
-			case s.found:
-				warns = append(warns, filter.Warning{Message: fmt.Sprintf("robots PI %s after the first legal one is ignored", pi)})
-			default:
-				s.found = true
-				if ds := v.Directives(); len(ds) > 0 {
-					s.values = []string{strings.Join(ds, ", ")}
-				}
-			}
-		}
-	}
-	for i := len(path) - 1; i >= 1; i-- {
-		for c := path[i].FirstChild; c != nil && c != path[i-1]; c = c.NextSibling {
-			look(c)
-		}
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		look(c)
-	}
-	return warns
 }

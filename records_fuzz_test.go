@@ -25,6 +25,7 @@ func FuzzRecords(f *testing.F) {
 	f.Add([]byte(`<rss version="2.0"><channel><item><title>x</title><link>/a</link><description><![CDATA[<p class="robots-noindex">x</p><a href="/b">b</a>]]></description></item></channel></rss>`), uint8(1))
 	f.Add([]byte(`<?xml version="1.0" encoding="iso-8859-1"?><!DOCTYPE feed [<!ENTITY e "caf&#233;">]><?robots index="no"?><feed><entry><title>&e;</title></entry><entry><title>t2</title></entry></feed>`), uint8(2))
 	f.Add([]byte("\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"x-none\"?><feed><entry xml:base=\"http://e.example/\"><link href=\"x\"/></entry><entry>"), uint8(3))
+	f.Add([]byte(`<?xml version="1.0"?><!DOCTYPE feed [<?robots index="no" follow='no'?>]><feed xmlns="http://www.w3.org/2005/Atom"><entry><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">a <span class="robots-noindex">b</span><![CDATA[<i>c</i>]]></div></title><content type="application/xml"><d xmlns="urn:d" xmlns:xl="http://www.w3.org/1999/xlink"><p xl:href="/x">p</p><?robots index="no" follow="yes"?></d></content></entry><!--googleoff: index--><x:m xmlns:x="urn:x"><?robots index="yes" follow="no"?></x:m><entry><title>t<!--googleon: index-->u</title><content type="html">&lt;p&gt;a<!--noindex-->&lt;/p&gt;b<!--/noindex--></content></entry></feed>`), uint8(0))
 	xpaths := []string{"//entry", "/rss/channel/item", "/feed/entry", "//item"}
 	f.Fuzz(func(t *testing.T, input []byte, which uint8) {
 		if len(input) > 64<<10 {

@@ -29,6 +29,8 @@ import (
 //     character reference, text outside the root element, a second root
 //     element, no root element, a DOCTYPE after another or after the root,
 //     another markup declaration outside the internal subset;
+//   - keeps the robots PIs, wherever they are, with their position
+//     (records_pi.go);
 //   - reads the DOCTYPE's internal subset and the XML declaration, and
 //     fills the decoder's Entity map before each entity reference is read,
 //     as the XML stage reads entities (feedEntities), noting references to
@@ -55,6 +57,18 @@ type feedReader struct {
 
 	notes    []feedNote // references to entities with markup, not yet in a record
 	notesMax int        // how many notes before they are thinned
+
+	// Robots PIs (records_pi.go): those read and not yet in a record, the
+	// one being read (while its target may be robots), and what the first
+	// legal one said; the DOCTYPE's position, for those of its internal
+	// subset.
+	pis          []feedPI
+	piText       []byte
+	piOn         bool
+	piRun        int // white space bytes ending piText
+	robots       robotsPIs
+	doctypePos   filter.Pos
+	placeDoctype bool // doctypePos is still to be placed
 
 	maxToken int
 
@@ -178,6 +192,7 @@ func (f *feedReader) Read(p []byte) (int, error) {
 	}
 	f.win.add(p[:end])
 	f.placeNotes()
+	f.placePIs()
 	if f.bytes <= MaxRecordBytes && f.bytes+end > MaxRecordBytes {
 		f.bytesOver = f.off + int64(MaxRecordBytes-f.bytes)
 	}

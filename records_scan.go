@@ -53,6 +53,7 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				f.st = fsEndTag
 			case '?':
 				f.st, f.name, f.prev = fsPI, f.name[:0], [2]byte{}
+				f.piStart()
 				if f.tagStart == 0 { // an XML declaration is at the start
 					f.capture, f.capturing = append(f.capture[:0], '<', '?'), true
 				}
@@ -75,6 +76,7 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				}
 				if f.split {
 					// The root starts: the DOCTYPE ended before it.
+					f.doctypePIs()
 					f.ents.x.Declare(f.capture, true)
 					f.split, f.capture = false, f.capture[:0]
 				}
@@ -133,11 +135,15 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 					f.capturing = false
 				}
 			}
+			if f.piOn {
+				f.piByte(c)
+			}
 			if f.prev[1] == '?' && c == '>' {
 				if f.capturing {
 					f.xmlDecl(f.capture)
 				}
 				f.capturing = false
+				f.piEnd()
 				f.endToken(at)
 			}
 			f.prev = [2]byte{f.prev[1], c}
@@ -154,7 +160,7 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				f.name = append(f.name[:0], c)
 				if !f.split {
 					f.capture, f.capturing = append(f.capture[:0], '<', '!', c), true
-					f.doctypeStart = f.tagStart
+					f.doctypeStart, f.placeDoctype = f.tagStart, true
 				}
 			}
 		case fsBangDash:
@@ -238,6 +244,7 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 					f.capture = append(f.capture, c)
 					f.capturing = false
 					if f.ents.x.Declare(f.capture, false) {
+						f.doctypePIs()
 						f.capture = f.capture[:0]
 					} else {
 						f.split = true // the internal subset goes on
