@@ -90,8 +90,11 @@ type feedReader struct {
 	dirDepth  int     // the depth of '<' in it,
 	dirLT     int     // and the bytes of "!--" matched after a '<'
 	name      []byte  // a start tag's name or a directive's first word (clipped)
-	capture   []byte  // the XML declaration or the DOCTYPE, as read
+	capture   []byte  // a PI (the XML declaration or another) or the DOCTYPE, as read
 	capturing bool
+	// markupSeen: a tag, comment, PI or declaration has started; the XML
+	// declaration may follow only white space (xmlstream.ProcInstError).
+	markupSeen, piFirst bool
 	// split: encoding/xml ended the DOCTYPE inside its internal subset (at
 	// a '>' in a PI there): what follows up to the root element is kept
 	// with it, and read as the DOCTYPE when the root starts; the checks

@@ -48,15 +48,16 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				}
 			}
 		case fsLT:
+			f.piFirst, f.markupSeen = !f.markupSeen, true
 			switch c {
 			case '/':
 				f.st = fsEndTag
 			case '?':
 				f.st, f.name, f.prev = fsPI, f.name[:0], [2]byte{}
 				f.piStart()
-				if f.tagStart == 0 { // an XML declaration is at the start
-					f.capture, f.capturing = append(f.capture[:0], '<', '?'), true
-				}
+				// Every PI is kept (up to a bound) for the XML stage's checks
+				// of the target xml: the declaration's place and grammar.
+				f.capture, f.capturing = append(f.capture[:0], '<', '?'), !f.split
 			case '!':
 				f.st = fsBang
 			default:
@@ -140,6 +141,9 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 			}
 			if f.prev[1] == '?' && c == '>' {
 				if f.capturing {
+					if off, err := xmlstream.ProcInstError(f.capture, f.piFirst); err != nil {
+						return i, &feedError{f.tagStart + int64(off), err}
+					}
 					f.xmlDecl(f.capture)
 				}
 				f.capturing = false

@@ -94,6 +94,15 @@ func TestRecordsNotWellFormedErrorsHaveLineAndColumn(t *testing.T) {
 		// notXMLStage: the XML stage has no error here, or another.
 		notXMLStage bool
 	}{
+		// The XML declaration, checked as the XML stage checks it.
+		{name: "declaration_with_a_bad_standalone_at_the_pseudo_attribute", input: "<?xml version=\"1.0\" encoding=\"iso-8859-1\" standalone=\"Yes\"?><feed><entry>caf\xe9</entry></feed>",
+			pos: "1:43", msg: `standalone "Yes" in the XML declaration: the value must be "yes" or "no"`},
+		{name: "declaration_with_encoding_before_version", input: "<?xml encoding=\"utf-8\" version=\"1.0\"?><feed><entry>x</entry></feed>",
+			pos: "1:7", msg: "the XML declaration has no version"},
+		{name: "declaration_between_records_at_its_start", input: "<feed><entry>a</entry>\n<?xml version=\"1.0\"?><entry>b</entry></feed>",
+			records: 1, pos: "2:1", msg: "the XML declaration <?xml …?> may only stand at the start of the document"},
+		{name: "reserved_target_in_another_case", input: "<feed><entry>a</entry><?XML x?><entry>b</entry></feed>",
+			records: 1, pos: "1:25", msg: "the processing instruction target XML is reserved"},
 		{name: "mismatched_end_tag_at_the_end_tag", input: "<feed><entry><id>1</id></entry>\n<entry><id>2</wrong></entry></feed>",
 			records: 1, pos: "2:13", msg: "element <id> closed by </wrong>"},
 		{name: "end_tag_after_the_root_at_the_end_tag", input: "<feed><entry>x</entry></feed></x>", records: 1, pos: "1:30", msg: "unexpected end element </x>"},
