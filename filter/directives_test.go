@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseDirectivesSplitsOnCommasAndKeepsDateCommas(t *testing.T) {
@@ -158,6 +159,9 @@ func TestUnavailableAfterConflictsResolveToTheEarlierWithAWarning(t *testing.T) 
 		{"RFC 1123 against ISO 8601", "Wed, 01 Jan 2031 00:00:00 GMT", "2030-12-31T23:00:00Z", "2030-12-31T23:00:00Z", "the earlier applies"},
 		{"zone abbreviations count", "25 Jun 2030 15:00:00 PST", "25 Jun 2030 22:00:00 GMT", "25 Jun 2030 22:00:00 GMT", "the earlier applies"},
 		{"the same instant in two zones", "25 Jun 2030 15:00:00 PST", "25 Jun 2030 23:00:00 GMT", "25 Jun 2030 15:00:00 PST", ""},
+		{"lower-case zone abbreviations count", "25-jun-2030 15:00:00 pst", "25 Jun 2030 22:00:00 GMT", "25 Jun 2030 22:00:00 GMT", "the earlier applies"},
+		{"RFC 822's UT", "Wed, 25 Jun 2030 15:00:00 UT", "25 Jun 2030 14:00:00 GMT", "25 Jun 2030 14:00:00 GMT", "the earlier applies"},
+		{"ISO 8601 with an offset and no seconds", "2030-06-25T15:00+02:00", "2030-06-25T14:00Z", "2030-06-25T15:00+02:00", "the earlier applies"},
 		{"a form not read", "next tuesday", "2000-01-01", "next tuesday", "not both dates in a known form"},
 		{"the same value", "2030-01-01", "2030-01-01", "2030-01-01", ""},
 	} {
@@ -174,6 +178,23 @@ func TestUnavailableAfterConflictsResolveToTheEarlierWithAWarning(t *testing.T) 
 				t.Errorf("warnings %q, want one saying %q", warns, tc.warning)
 			}
 		})
+	}
+}
+
+// The machine's zone does not change what a zone abbreviation means: CST
+// is RFC 822's (UTC-6) under a local zone that calls UTC+8 CST too.
+func TestUnavailableAfterZonesDoNotDependOnTheMachine(t *testing.T) {
+	shanghai, err := time.LoadLocation("Asia/Shanghai")
+	if err != nil {
+		t.Skipf("no zone database: %v", err)
+	}
+	local := time.Local
+	time.Local = shanghai
+	defer func() { time.Local = local }()
+	var d Directives
+	d.Add(DirectiveSource{}, []Directive{{Name: "unavailable_after", Value: "25-Jun-2010 15:00:00 CST"}, {Name: "unavailable_after", Value: "25-Jun-2010 12:00:00 GMT"}})
+	if want := "25-Jun-2010 12:00:00 GMT"; d.UnavailableAfter != want { // 15:00 CST is 21:00 GMT
+		t.Errorf("unavailable_after %q, want %q", d.UnavailableAfter, want)
 	}
 }
 
