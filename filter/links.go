@@ -139,7 +139,9 @@ func (c *Core) linkStrings(a *anchor) {
 	var scheme, host string
 	plain := false
 	if resolves {
-		c.resolved++
+		if !hasScheme(href) {
+			c.resolved++ // a relative reference: a later base would change it
+		}
 		// A view of the bytes for the checks alone: plainResolution
 		// returns nothing made from it.
 		scheme, host, plain = plainResolution(base, unsafe.String(unsafe.SliceData(href), len(href)), a.plain)
@@ -290,6 +292,23 @@ func plainResolution(base *url.URL, href string, plain bool) (scheme, host strin
 		return base.Scheme, base.Host, true
 	}
 	return "", "", false
+}
+
+// hasScheme reports whether href starts with a scheme (RFC 3986 section
+// 3.1: a letter, then letters, digits, '+', '-' or '.', then ':'): an
+// absolute URL, which no base changes.
+func hasScheme(href []byte) bool {
+	for i, c := range href {
+		switch {
+		case 'a' <= c|0x20 && c|0x20 <= 'z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // pathStart is the index of the first '/', '?' or '#' in s (len(s) if none):

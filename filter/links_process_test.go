@@ -162,6 +162,10 @@ func TestLateBaseHrefWarnsOfTheLinksBeforeIt(t *testing.T) {
 			[]string{"https://b.example/d/h.html", "https://b.example/d/y.html"}, ""},
 		{"before every link", `<base href="https://b.example/d/"><a href="y.html">y</a>`,
 			[]string{"https://b.example/d/y.html"}, ""},
+		{"after absolute links only", `<body><a href="http://abs/">x</a><a href="javascript:void(0)">j</a><a href="mailto:a@b">m</a><base href="https://b.example/d/"><a href="y">y</a>`,
+			[]string{"http://abs/", "javascript:void(0)", "mailto:a@b", "https://b.example/d/y"}, ""},
+		{"a fragment counts", `<body><a href="#top">t</a><a href="HTTP://abs/">x</a><base href="https://b.example/d/">`,
+			[]string{"https://a.example/p/q.html#top", "http://abs/"}, "comes after links already written (1)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var urls []string
