@@ -96,6 +96,8 @@ func detectCharset(head []byte, callerLabel string) (docCharset, error) {
 		if _, n := lookupCharset(label); declared && n != "utf-8" {
 			cs.warnings = append(cs.warnings, fmt.Sprintf("the byte order mark says utf-8: the XML declaration's encoding %q is not used", label))
 		}
+	case !declared && len(head) >= headSize && len(bytes.TrimLeft(head[cs.prefix:], " \t\r\n")) == 0:
+		cs.warnings = append(cs.warnings, fmt.Sprintf("the first %d bytes are white space: an XML declaration after them is not read; the document is read as UTF-8", headSize))
 	case !declared && len(head) >= headSize && unclosedDeclaration(head):
 		cs.warnings = append(cs.warnings, fmt.Sprintf("the XML declaration does not end in the first %d bytes: its encoding, if any, is not read; the document is read as UTF-8", headSize))
 	case declared:

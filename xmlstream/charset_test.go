@@ -188,6 +188,7 @@ func TestCharsetComesOnlyFromAWellFormedDeclarationAtTheStart(t *testing.T) {
 		warnings                  int
 	}{
 		{"declaration_after_a_space", " <?xml version=\"1.0\" encoding=\"iso-8859-1\"?><a>caf\xe9</a>", "windows-1252", "", 1},
+		{"declaration_after_a_kilobyte_of_white_space_is_not_read", strings.Repeat(" ", 1100) + "<?xml version=\"1.0\" encoding=\"iso-8859-1\"?><a>x</a>", "utf-8", "", 2},
 		{"declaration_after_a_newline_names_an_unknown_encoding", "\n<?xml version=\"1.0\" encoding=\"x-no-such\"?><a>x</a>", "utf-8", "", 2},
 		{"declaration_without_version", "<?xml encoding=\"iso-8859-1\"?><a>caf\xe9</a>", "utf-8",
 			"1:7: " + nwf + `the XML declaration has no version: it must start <?xml version="1.0", not with encoding`, 0},

@@ -1043,7 +1043,9 @@ func (d *driver) charData(t []byte, raw, text []byte) error {
 	cdata := bytes.HasPrefix(text, []byte("<![CDATA["))
 	n := len(d.stack)
 	if n == 0 {
-		if cdata || !isXMLSpace(t) {
+		if cdata || !isXMLSpace(t) || !isXMLSpace(text) {
+			// White space as written: a character reference is no S
+			// ([22] prolog, [27] Misc).
 			return notWellFormed(d.pos, "text outside the root element")
 		}
 		d.archive(raw, d.core.ArchiveOn(d.core.Root()))
