@@ -1,7 +1,6 @@
 package robofilter
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/antchfx/xmlquery"
@@ -55,57 +54,18 @@ func (s flatState) comments() string {
 }
 
 // comment applies a comment's text, as htmlstream.CommentMarker reads it
-// (the XML stage's reading too); marker reports whether it is one of the
-// dialects' markers (enabled or not).
+// (filter.ParseCommentMarker, the XML stage's reading too); marker reports
+// whether it is one of the dialects' markers (enabled or not).
 func (s *flatState) comment(data string, dialects filter.Dialects) (marker bool) {
-	data = string(bytes.TrimSpace([]byte(data)))
-	if len(data) > 64 || len(data) < 7 {
-		return false
-	}
-	switch data[0] | 0x20 {
-	case 'n', 'g', '/':
-	default:
-		return false
-	}
-	low := strings.ToLower(data)
-	switch low {
-	case "noindex", "/noindex":
-		if dialects&filter.DialectYandex != 0 {
-			s.yandex = low == "noindex"
-		}
-		return true
-	}
-	var on bool
+	m := filter.ParseCommentMarker([]byte(data))
 	switch {
-	case strings.HasPrefix(low, "googleoff:"):
-		low = low[len("googleoff:"):]
-	case strings.HasPrefix(low, "googleon:"):
-		low, on = low[len("googleon:"):], true
-	default:
+	case m.Dialect == 0:
 		return false
-	}
-	var sw filter.Switch
-	for _, f := range strings.FieldsFunc(low, func(r rune) bool {
-		return r == ',' || r == '|' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f'
-	}) {
-		switch f {
-		case "index":
-			sw |= filter.NoIndex
-		case "anchor":
-			sw |= filter.NoAnchorText
-		case "snippet":
-			sw |= filter.NoArchive
-		case "all":
-			sw |= filter.NoIndex | filter.NoAnchorText | filter.NoArchive
-		}
-	}
-	if dialects&filter.DialectGoogleOff == 0 {
-		return true
-	}
-	if on {
-		s.google &^= sw
-	} else {
-		s.google |= sw
+	case dialects&m.Dialect == 0:
+	case m.Dialect == filter.DialectYandex:
+		s.yandex = m.Off != 0
+	default:
+		s.google = (s.google | m.Off) &^ m.On
 	}
 	return true
 }

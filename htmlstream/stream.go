@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
@@ -355,63 +354,20 @@ func (d *driver) eof() {
 	b.afeKeys = nil
 }
 
-// CommentMarker recognises the comment dialects: Yandex <!--noindex--> and
-// <!--/noindex-->, and the Google Search Appliance googleoff/googleon. The
-// XML pipeline shares it: comments mean the same there.
+// CommentMarker applies a comment of the comment dialects (Yandex
+// <!--noindex--> and <!--/noindex-->, the Google Search Appliance's
+// googleoff and googleon; filter.ParseCommentMarker reads them), warning of
+// flags that name nothing. The XML pipeline shares it: comments mean the
+// same there.
 func CommentMarker(c *filter.Core, data []byte) {
-	data = bytes.TrimSpace(data)
-	if len(data) > 64 || len(data) < 7 {
+	m := filter.ParseCommentMarker(data)
+	if m.Dialect == 0 {
 		return
 	}
-	// Most comments are not markers: look before making a string.
-	switch data[0] | 0x20 {
-	case 'n', 'g':
-	case '/':
-	default:
-		return
+	for _, f := range m.Unknown {
+		c.Warn(c.Pos(), "unknown flag %q in comment %q; ignored", f, "<!--"+m.Text+"-->")
 	}
-	s := string(data)
-	low := strings.ToLower(s)
-	switch low {
-	case "noindex":
-		c.Toggle(filter.DialectYandex, "<!--"+s+"-->", filter.NoIndex, 0)
-		return
-	case "/noindex":
-		c.Toggle(filter.DialectYandex, "<!--"+s+"-->", 0, filter.NoIndex)
-		return
-	}
-	var on bool
-	switch {
-	case strings.HasPrefix(low, "googleoff:"):
-		low = low[len("googleoff:"):]
-	case strings.HasPrefix(low, "googleon:"):
-		low, on = low[len("googleon:"):], true
-	default:
-		return
-	}
-	var sw filter.Switch
-	for _, f := range strings.FieldsFunc(low, func(r rune) bool {
-		return r == ',' || r == '|' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f'
-	}) {
-		switch f {
-		case "index":
-			sw |= filter.NoIndex
-		case "anchor":
-			sw |= filter.NoAnchorText
-		case "snippet":
-			sw |= filter.NoArchive
-		case "all":
-			sw |= filter.NoIndex | filter.NoAnchorText | filter.NoArchive
-		default:
-			c.Warn(c.Pos(), "unknown flag %q in comment %q; ignored", f, "<!--"+s+"-->")
-		}
-	}
-	if sw == 0 {
-		return
-	}
-	if on {
-		c.Toggle(filter.DialectGoogleOff, "<!--"+s+"-->", 0, sw)
-	} else {
-		c.Toggle(filter.DialectGoogleOff, "<!--"+s+"-->", sw, 0)
+	if m.Off|m.On != 0 {
+		c.Toggle(m.Dialect, "<!--"+m.Text+"-->", m.Off, m.On)
 	}
 }

@@ -1,0 +1,75 @@
+package filter
+
+import (
+	"bytes"
+	"strings"
+)
+
+// CommentMarker is what a comment says in the comment dialects, whose
+// regions cross element boundaries: Yandex's <!--noindex--> and
+// <!--/noindex-->, and the Google Search Appliance's googleoff and googleon
+// with their flags (index, anchor, snippet, all).
+type CommentMarker struct {
+	Dialect Dialects // DialectYandex or DialectGoogleOff; 0: not a marker
+	Text    string   // the comment's text, trimmed: "googleoff: index"
+	Off, On Switch   // what it turns off, and back on
+	Unknown []string // googleoff/googleon flags that name nothing
+}
+
+// ParseCommentMarker reads a comment's text (between "<!--" and "-->").
+// A marker whose flags are all unknown has a Dialect and no switches.
+func ParseCommentMarker(data []byte) CommentMarker {
+	data = bytes.TrimSpace(data)
+	if len(data) > 64 || len(data) < 7 {
+		return CommentMarker{}
+	}
+	// Most comments are not markers: look before making a string.
+	switch data[0] | 0x20 {
+	case 'n', 'g', '/':
+	default:
+		return CommentMarker{}
+	}
+	m := CommentMarker{Text: string(data)}
+	low := strings.ToLower(m.Text)
+	switch low {
+	case "noindex":
+		m.Dialect, m.Off = DialectYandex, NoIndex
+		return m
+	case "/noindex":
+		m.Dialect, m.On = DialectYandex, NoIndex
+		return m
+	}
+	var on bool
+	switch {
+	case strings.HasPrefix(low, "googleoff:"):
+		low = low[len("googleoff:"):]
+	case strings.HasPrefix(low, "googleon:"):
+		low, on = low[len("googleon:"):], true
+	default:
+		return CommentMarker{}
+	}
+	m.Dialect = DialectGoogleOff
+	var sw Switch
+	for _, f := range strings.FieldsFunc(low, func(r rune) bool {
+		return r == ',' || r == '|' || r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f'
+	}) {
+		switch f {
+		case "index":
+			sw |= NoIndex
+		case "anchor":
+			sw |= NoAnchorText
+		case "snippet":
+			sw |= NoArchive
+		case "all":
+			sw |= NoIndex | NoAnchorText | NoArchive
+		default:
+			m.Unknown = append(m.Unknown, f)
+		}
+	}
+	if on {
+		m.On = sw
+	} else {
+		m.Off = sw
+	}
+	return m
+}
