@@ -27,18 +27,7 @@ func runEntityCases(t *testing.T, cases []entityCase, o Options) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			input := []byte(tc.input)
-			var want string
-			for _, ch := range chunkings(input, maxGoldenChunk) {
-				oc := runXML(t, ch.r(), filter.Options{}, o)
-				got := oc.render(input)
-				if want != "" {
-					if got != want {
-						t.Fatalf("read %s, the result differs from reading it whole:\n%s\n---\n%s", ch.name, got, want)
-					}
-					continue
-				}
-				want = got
+			atEveryChunking(t, []byte(tc.input), o, func(oc outcome) {
 				if oc.text != tc.text {
 					t.Errorf("text %q, want %q", oc.text, tc.text)
 				}
@@ -57,7 +46,7 @@ func runEntityCases(t *testing.T, cases []entityCase, o Options) {
 				case tc.warning != "" && (len(ws) != 1 || !strings.Contains(ws[0].String(), tc.warning)):
 					t.Errorf("warnings %v, want one with %q", ws, tc.warning)
 				}
-			}
+			})
 		})
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
-
-	"github.com/robofilter/robofilter/filter"
 )
 
 // utf16LE encodes s as UTF-16 little-endian after a byte order mark.
@@ -135,29 +133,20 @@ func TestTextBeforeAnErrorInTheSameTokenIsWritten(t *testing.T) {
 			err:     "1:12: not well-formed XML: &#0; is not a legal character reference"}, // columns count the BOM
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			input := []byte(tc.input)
-			var want string
-			for _, ch := range chunkings(input, maxGoldenChunk) {
-				oc := runXML(t, ch.r(), filter.Options{}, Options{})
-				got := oc.render(input)
-				if want == "" {
-					want = got
-					if oc.text != tc.text {
-						t.Errorf("text %q, want %q", oc.text, tc.text)
-					}
-					if string(oc.archive) != tc.archive {
-						t.Errorf("archive %q, want %q", oc.archive, tc.archive)
-					}
-					if fmt.Sprint(oc.err) != tc.err {
-						t.Errorf("error %v, want %s", oc.err, tc.err)
-					}
-					if tc.anchor != "" && (len(oc.links) == 0 || oc.links[len(oc.links)-1].Text != tc.anchor) {
-						t.Errorf("links %+v, want the last one's anchor text %q", oc.links, tc.anchor)
-					}
-				} else if got != want {
-					t.Fatalf("read %s, the result differs from reading it whole:\n%s\n---\n%s", ch.name, got, want)
+			atEveryChunking(t, []byte(tc.input), Options{}, func(oc outcome) {
+				if oc.text != tc.text {
+					t.Errorf("text %q, want %q", oc.text, tc.text)
 				}
-			}
+				if string(oc.archive) != tc.archive {
+					t.Errorf("archive %q, want %q", oc.archive, tc.archive)
+				}
+				if fmt.Sprint(oc.err) != tc.err {
+					t.Errorf("error %v, want %s", oc.err, tc.err)
+				}
+				if tc.anchor != "" && (len(oc.links) == 0 || oc.links[len(oc.links)-1].Text != tc.anchor) {
+					t.Errorf("links %+v, want the last one's anchor text %q", oc.links, tc.anchor)
+				}
+			})
 		})
 	}
 }

@@ -141,6 +141,26 @@ func chunkings(input []byte, maxChunk int) []struct {
 	return cs
 }
 
+// atEveryChunking runs input through the XML stage read in every way
+// chunkings gives, fails unless each gives what reading it whole gives, and
+// hands that outcome to check.
+func atEveryChunking(t *testing.T, input []byte, o Options, check func(outcome)) {
+	t.Helper()
+	var want string
+	for _, ch := range chunkings(input, maxGoldenChunk) {
+		oc := runXML(t, ch.r(), filter.Options{}, o)
+		got := oc.render(input)
+		if want == "" {
+			want = got
+			check(oc)
+			continue
+		}
+		if got != want {
+			t.Fatalf("read %s, the result differs from reading it whole:\n%s\n---\n%s", ch.name, got, want)
+		}
+	}
+}
+
 // sharedDir locates the shared documents (../shared from the module root),
 // or skips the test.
 func sharedDir(t testing.TB) string {

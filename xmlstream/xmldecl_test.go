@@ -3,8 +3,6 @@ package xmlstream
 import (
 	"fmt"
 	"testing"
-
-	"github.com/robofilter/robofilter/filter"
 )
 
 // The XML declaration is checked as XML 1.0 (fifth edition) has it, which
@@ -153,18 +151,7 @@ func TestXMLDeclarationWellFormedness(t *testing.T) {
 			input: `<?xml version="1.0" standalone="no"?><r>a</r>`, text: "a\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			input := []byte(tc.input)
-			var want string
-			for _, ch := range chunkings(input, maxGoldenChunk) {
-				oc := runXML(t, ch.r(), filter.Options{}, Options{})
-				got := oc.render(input)
-				if want != "" {
-					if got != want {
-						t.Fatalf("read %s, the result differs from reading it whole:\n%s\n---\n%s", ch.name, got, want)
-					}
-					continue
-				}
-				want = got
+			atEveryChunking(t, []byte(tc.input), Options{}, func(oc outcome) {
 				if oc.text != tc.text {
 					t.Errorf("text %q, want %q", oc.text, tc.text)
 				}
@@ -185,7 +172,7 @@ func TestXMLDeclarationWellFormedness(t *testing.T) {
 				if warnings != tc.warnings {
 					t.Errorf("warnings %q, want %q", warnings, tc.warnings)
 				}
-			}
+			})
 		})
 	}
 }
