@@ -3,6 +3,7 @@ package robofilter
 import (
 	"bytes"
 	"html"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -233,7 +234,8 @@ func writeXMLChildren(b *bytes.Buffer, n *xmlquery.Node, defNS string) {
 }
 
 func writeXMLAttrs(b *bytes.Buffer, as []xmlquery.Attr) {
-	var prefixes []string // the namespaces given a prefix: p1, p2…
+	var prefixes []string       // the namespaces given a prefix: p1, p2…
+	var prefixOf map[string]int // their indexes, once there are many
 	var seen map[[2]string]bool
 	for i, a := range as {
 		if a.NamespaceURI == "xmlns" || a.NamespaceURI == "" && a.Name.Local == "xmlns" {
@@ -269,13 +271,29 @@ func writeXMLAttrs(b *bytes.Buffer, as []xmlquery.Attr) {
 		case nsXMLBase:
 			b.WriteString(" xml:" + a.Name.Local)
 		default:
-			k := 0
-			for k < len(prefixes) && prefixes[k] != a.NamespaceURI {
-				k++
+			k, known := 0, false
+			if prefixOf != nil {
+				k, known = prefixOf[a.NamespaceURI]
+			} else {
+				k = slices.Index(prefixes, a.NamespaceURI)
+				known = k >= 0
+			}
+			if !known {
+				k = len(prefixes)
 			}
 			p := "p" + strconv.Itoa(k+1)
-			if k == len(prefixes) {
+			if !known {
 				prefixes = append(prefixes, a.NamespaceURI)
+				if prefixOf != nil {
+					prefixOf[a.NamespaceURI] = k
+				} else if len(prefixes) > 16 {
+					// Past a few, a search per attribute would make a tag of
+					// many namespaces cost their square.
+					prefixOf = make(map[string]int, 2*len(prefixes))
+					for i, ns := range prefixes {
+						prefixOf[ns] = i
+					}
+				}
 				b.WriteString(" xmlns:" + p + `="`)
 				writeXMLEscaped(b, a.NamespaceURI, true)
 				b.WriteByte('"')

@@ -1,6 +1,7 @@
 package robofilter_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -233,5 +234,33 @@ func TestRecordsCommentRegionsInsideEscapedHTML(t *testing.T) {
 		if strings.Contains(r.Doc.Text, "secret") {
 			t.Errorf("record %d: text %q: the region's comment was inside a tag", r.Index, r.Doc.Text)
 		}
+	}
+}
+
+// An element's attributes in many namespaces keep a prefix each when the
+// markup is written out again, past the few a search handles too (a map
+// takes over, so that a tag of many namespaces does not cost their square).
+func TestRecordsAttributesInManyNamespacesKeepTheirPrefixes(t *testing.T) {
+	var attrs strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&attrs, ` xmlns:a%d="urn:ns%d" a%d:x="%d"`, i, i, i, i)
+	}
+	attrs.WriteString(` a5:y="again" a30:y="again"`)
+	feed := `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>1</id><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"` + attrs.String() + `>word</div></content></entry></feed>`
+	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	if err != nil || len(recs) != 1 || recs[0].Doc == nil {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	archive := string(recs[0].Doc.Archive)
+	for i := 0; i < 40; i++ {
+		if want := fmt.Sprintf(` xmlns:p%d="urn:ns%d" p%d:x="%d"`, i+1, i, i+1, i); !strings.Contains(archive, want) {
+			t.Fatalf("the copy lacks %q: %.300q", want, archive)
+		}
+	}
+	if !strings.Contains(archive, ` p6:y="again" p31:y="again"`) || strings.Count(archive, `xmlns:p31=`) != 1 {
+		t.Errorf("attributes of namespaces seen before take new prefixes: %.300q", archive[len(archive)-300:])
+	}
+	if recs[0].Doc.Text != "word\n" {
+		t.Errorf("text %q", recs[0].Doc.Text)
 	}
 }

@@ -88,9 +88,15 @@ func (f *feedReader) piEnd() {
 }
 
 // doctypePIs keeps the robots PIs of the DOCTYPE (in f.capture, from
-// f.doctypeStart), read as the XML stage reads its internal subset.
+// f.doctypeStart), read as the XML stage reads its internal subset, and,
+// when encoding/xml ended the DOCTYPE early (split), those of the prolog
+// after its real end, which capture holds too (up to the root).
 func (f *feedReader) doctypePIs() {
-	for _, pi := range xmlstream.DoctypePIs(f.capture) {
+	pis := xmlstream.DoctypePIs(f.capture)
+	if end := xmlstream.DoctypeLength(f.capture); end > 0 {
+		pis = append(pis, prologPIs(f.capture[end:])...)
+	}
+	for _, pi := range pis {
 		if _, isRobots, _ := xmlstream.ParseRobotsPI(pi); !isRobots {
 			continue
 		}
@@ -103,6 +109,32 @@ func (f *feedReader) doctypePIs() {
 		} // else it is in the bytes being handed out: placePIs places it
 		f.pis = append(f.pis, p)
 	}
+}
+
+// prologPIs returns the PIs of prolog text (PIs, comments and white space),
+// each as a part of b from "<?" to "?>"; those in comments are not PIs.
+func prologPIs(b []byte) [][]byte {
+	var pis [][]byte
+	for i := 0; i < len(b); {
+		switch {
+		case bytes.HasPrefix(b[i:], []byte("<!--")):
+			j := bytes.Index(b[i+4:], []byte("-->"))
+			if j < 0 {
+				return pis
+			}
+			i += 4 + j + 3
+		case bytes.HasPrefix(b[i:], []byte("<?")):
+			j := bytes.Index(b[i+2:], []byte("?>"))
+			if j < 0 {
+				return pis
+			}
+			pis = append(pis, b[i:i+2+j+2])
+			i += 2 + j + 2
+		default:
+			i++
+		}
+	}
+	return pis
 }
 
 // subsliceOffset is where s, a part of b, starts in b.

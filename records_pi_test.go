@@ -144,3 +144,28 @@ func TestRecordsRobotsPIAtTheEndOfALongDOCTYPE(t *testing.T) {
 		}
 	}
 }
+
+// A PI holding a '>' in the internal subset makes encoding/xml end the
+// DOCTYPE early; the feed reader then keeps the rest up to the root as the
+// DOCTYPE's. A robots PI after the subset, or in it after that PI, still
+// counts, and a later PI does not wipe what was kept (the entities
+// declared there stay declared).
+func TestRecordsRobotsPIAfterADOCTYPEEncodingXMLEndsEarly(t *testing.T) {
+	for _, tc := range []struct{ name, feed, title, text string }{
+		{"robots PI after the subset", "<?xml version=\"1.0\"?>\n<!DOCTYPE feed [\n<?other a > b?>\n]>\n<?robots index=\"no\" follow=\"no\"?>\n<feed><entry><title>secret</title><content>secret2</content></entry></feed>", "", ""},
+		{"robots PI in the subset, another PI after it", "<?xml version=\"1.0\"?>\n<!DOCTYPE feed [<?other a > b?><?robots index=\"no\" follow=\"no\"?><?z?>]>\n<feed><entry><title>secret</title><content>secret2</content></entry></feed>", "", ""},
+		{"entities stay declared past a later PI", "<?xml version=\"1.0\"?>\n<!DOCTYPE feed [\n<?other a > b?>\n<!ENTITY e \"x\">\n]>\n<?xml-stylesheet href=\"s.xsl\"?>\n<feed><entry><title>a&e;</title><content>c</content></entry></feed>", "ax", "c\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for chunking, r := range recordChunkings([]byte(tc.feed)) {
+				recs, err := recordsFrom(r, "//entry", robofilter.Options{})
+				if err != nil || len(recs) != 1 {
+					t.Fatalf("%s: %d records, %v", chunking, len(recs), err)
+				}
+				if recs[0].Title != tc.title || recs[0].Doc == nil || recs[0].Doc.Text != tc.text {
+					t.Errorf("%s: title %q, text %+v; want %q, %q", chunking, recs[0].Title, recs[0].Doc, tc.title, tc.text)
+				}
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package robofilter
 
 import (
+	"bytes"
 	"fmt"
 	"unicode/utf8"
 
@@ -55,9 +56,14 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 			case '?':
 				f.st, f.name, f.prev = fsPI, f.name[:0], [2]byte{}
 				f.piStart()
-				// Every PI is kept (up to a bound) for the XML stage's checks
-				// of the target xml: the declaration's place and grammar.
-				f.capture, f.capturing = append(f.capture[:0], '<', '?'), !f.split
+				// Every PI is kept for the XML stage's checks of the target
+				// xml (the declaration's place and grammar): its first bytes,
+				// and all of it when its target is xml. Not after a DOCTYPE
+				// encoding/xml ended early (split), whose bytes capture
+				// holds until the root starts.
+				if !f.split {
+					f.capture, f.capturing = append(f.capture[:0], '<', '?'), true
+				}
 			case '!':
 				f.st = fsBang
 			default:
@@ -130,7 +136,7 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 			}
 		case fsPI:
 			if f.capturing {
-				if len(f.capture) < feedNameMax*4 {
+				if len(f.capture) < feedNameMax*4 || xmlTarget(f.capture) && len(f.capture) < f.maxToken {
 					f.capture = append(f.capture, c)
 				} else {
 					f.capturing = false
@@ -469,6 +475,12 @@ func (f *feedReader) reference(end int64) *feedError {
 		f.note(f.refStart, name)
 	}
 	return nil
+}
+
+// xmlTarget reports whether a PI read so far ("<?target …") has the target
+// xml, in any case: the XML stage checks all of it.
+func xmlTarget(pi []byte) bool {
+	return len(pi) > 5 && bytes.EqualFold(pi[2:5], []byte("xml")) && (isFeedSpace(pi[5]) || pi[5] == '?')
 }
 
 func isFeedSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

@@ -22,6 +22,9 @@ type doctype struct {
 	// open: the internal subset does not end in the text read (a parser
 	// that ends the DOCTYPE at its first '>' outside quotes cut it short).
 	open bool
+	// end is the length of the declaration, through its '>' (0: it does
+	// not end in the text read).
+	end int
 }
 
 // subsetPI is a processing instruction inside the internal subset.
@@ -65,6 +68,12 @@ func DoctypePIs(doctype []byte) [][]byte {
 	return pis
 }
 
+// DoctypeLength returns the length of the DOCTYPE declaration doctype
+// starts with, through its '>', read as DoctypePIs reads it (a '>' in a PI,
+// comment or literal of the internal subset does not end it); 0 when it
+// does not end in doctype.
+func DoctypeLength(doctype []byte) int { return scanDoctype(doctype).end }
+
 // scanDoctype reads a DOCTYPE declaration, given as its whole text. In the
 // internal subset it finds processing instructions (a robots PI there
 // counts) and general entity declarations, skipping comments and quoted
@@ -93,9 +102,16 @@ func scanDoctype(b []byte) doctype {
 			afterPublic = false
 			i += j + 2
 		case c == '[':
-			d.open = !scanSubset(b, i+1, &d)
+			at := scanSubset(b, i+1, &d)
+			d.open = at < 0
+			if !d.open {
+				if j := skipS(b, at+1); j < len(b) && b[j] == '>' {
+					d.end = j + 1
+				}
+			}
 			return d
 		case c == '>':
+			d.end = i + 1
 			return d
 		default:
 			start := i
@@ -112,23 +128,23 @@ func scanDoctype(b []byte) doctype {
 	return d
 }
 
-// scanSubset reads the internal subset from b[i], and reports whether its
-// ']' was found.
-func scanSubset(b []byte, i int, d *doctype) bool {
+// scanSubset reads the internal subset from b[i], and returns the index of
+// its ']' (-1 if not found).
+func scanSubset(b []byte, i int, d *doctype) int {
 	for i < len(b) {
 		switch {
 		case b[i] == ']':
-			return true
+			return i
 		case bytes.HasPrefix(b[i:], []byte("<!--")):
 			j := bytes.Index(b[i+4:], []byte("-->"))
 			if j < 0 {
-				return false
+				return -1
 			}
 			i += 4 + j + 3
 		case bytes.HasPrefix(b[i:], []byte("<?")):
 			j := bytes.Index(b[i+2:], []byte("?>"))
 			if j < 0 {
-				return false
+				return -1
 			}
 			end := i + 2 + j + 2
 			d.pis = append(d.pis, subsetPI{off: i, text: b[i:end]})
@@ -146,7 +162,7 @@ func scanSubset(b []byte, i int, d *doctype) bool {
 			i++
 		}
 	}
-	return false
+	return -1
 }
 
 // skipDecl skips a markup declaration to just after its '>', honouring
