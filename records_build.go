@@ -60,7 +60,7 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 				rec.Link = resolveAt(c, opts.Base, t)
 			}
 		case "content":
-			if _, hasSrc := attr(c, "src"); !hasSrc && content == nil {
+			if _, hasSrc := attr(c, "src"); !hasSrc && content == nil && c.NamespaceURI != nsMediaRSS {
 				content = c
 			}
 		case "encoded":
@@ -68,7 +68,7 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 				content = c
 			}
 		case "summary", "description":
-			if summary == nil {
+			if summary == nil && c.NamespaceURI != nsMediaRSS {
 				summary = c
 			}
 		}

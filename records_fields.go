@@ -42,7 +42,12 @@ const (
 	kindMarkup
 )
 
-const nsAtom = "http://www.w3.org/2005/Atom"
+const (
+	nsAtom = "http://www.w3.org/2005/Atom"
+	// nsMediaRSS is Media RSS, whose media:content (a media object) and
+	// media:description are not the item's content.
+	nsMediaRSS = "http://search.yahoo.com/mrss/"
+)
 
 // kindOf says how the field c is read.
 func kindOf(c *xmlquery.Node) fieldKind {
@@ -94,7 +99,16 @@ func (rb *recordBuffers) runField(c *xmlquery.Node, k fieldKind, st flatState, o
 		rb.buf.WriteString("</" + root.Data + ">")
 		o.Format = XML
 	} else {
-		rb.buf.WriteString(st.comments())
+		// The feed's comment regions open where the field starts hold all
+		// of it, as in the XML stage, which reads escaped HTML as text:
+		// the field's own markers (read here as HTML) must not end a
+		// noindex one, which reaches the run as an X-Robots-Tag value. The
+		// others stay comments before the field (no archive gives an
+		// ellipsis, not an empty copy; noanchortext has no such value).
+		if st.off()&filter.NoIndex != 0 {
+			o.XRobotsTag = append(o.XRobotsTag[:len(o.XRobotsTag):len(o.XRobotsTag)], "noindex")
+		}
+		rb.buf.WriteString(flatState{google: st.google &^ filter.NoIndex}.comments())
 		prefix = rb.buf.Len()
 		if inner := rb.writeHTML(c, k == kindHTML, st, o.Dialects); inner != 0 {
 			// Comment markers in the HTML where they do not read as

@@ -264,3 +264,35 @@ func TestRecordsAttributesInManyNamespacesKeepTheirPrefixes(t *testing.T) {
 		t.Errorf("text %q", recs[0].Doc.Text)
 	}
 }
+
+// Escaped HTML is text in the XML stage, so the markers it holds, read as
+// HTML in records mode, cannot end a no-index region the feed opened
+// around the field (no word the XML stage keeps out is indexed, no anchor
+// text). Media RSS's media:content and media:description are not the
+// item's content.
+func TestRecordsEscapedMarkersDoNotEndTheFeedsRegions(t *testing.T) {
+	const feed = `<feed xmlns="http://www.w3.org/2005/Atom" xmlns:h="http://www.w3.org/1999/xhtml">
+<h:noindex>
+<entry><id>1</id><title>T1</title><content type="html">hid1 &lt;/noindex&gt; &lt;!--/noindex--&gt; leak1</content></entry>
+</h:noindex>
+<!--googleoff: all-->
+<entry><id>2</id><title>T2</title><content type="html">hid2 &lt;!--googleon: all--&gt; leak2 &lt;a href="http://follow.me/"&gt;anchor&lt;/a&gt;</content></entry>
+<!--googleon: all-->
+<entry><id>3</id><title>T3</title><content type="html">kept3</content></entry>
+</feed>`
+	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recordTexts(t, recs, [][2]string{{"", ""}, {"", ""}, {"T3", "kept3\n"}})
+	if l, ok := linkByHref(recs[1].Doc, "follow.me"); !ok || l.Text != "" {
+		t.Errorf("the link inside googleoff: all: %+v, want it listed without anchor text", l)
+	}
+	noWordsBeyondTheXMLStage(t, feed, recs)
+
+	const rss = `<rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><item><title>T1</title><media:content url="http://img/x.jpg"/><media:description>a photo</media:description><description>&lt;p&gt;body words&lt;/p&gt;</description></item></channel></rss>`
+	recs, err = records(t, rss, "//item", robofilter.Options{})
+	if err != nil || len(recs) != 1 || recs[0].Doc == nil || recs[0].Doc.Text != "body words\n" {
+		t.Fatalf("an item with Media RSS: %+v, %v; want the description's text", recs, err)
+	}
+}
