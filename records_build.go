@@ -109,6 +109,14 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 	if err != nil {
 		return rec, fmt.Errorf("records: record %d: %w", index, err)
 	}
+	if recordSwitches(content, opts.Dialects)&filter.NoAnchorText != 0 {
+		// noanchortext on the record, an ancestor or the content element
+		// holds for every link of the field, and no X-Robots-Tag value
+		// says it.
+		for i := range doc.Links {
+			doc.Links[i].Text = ""
+		}
+	}
 	rec.Doc = doc
 	return rec, nil
 }

@@ -296,3 +296,21 @@ func TestRecordsEscapedMarkersDoNotEndTheFeedsRegions(t *testing.T) {
 		t.Fatalf("an item with Media RSS: %+v, %v; want the description's text", recs, err)
 	}
 }
+
+// robots-noanchortext on the record (or an ancestor, or the content
+// element) holds for the links of its content: no anchor text.
+func TestRecordsNoAnchorTextAroundTheContent(t *testing.T) {
+	for _, content := range []string{
+		`<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><a href="http://x/a">anchorword</a></div></content>`,
+		`<content type="html">&lt;a href="http://x/a"&gt;anchorword&lt;/a&gt;</content>`,
+	} {
+		feed := `<feed xmlns="http://www.w3.org/2005/Atom"><entry class="robots-noanchortext"><id>1</id>` + content + `</entry></feed>`
+		recs, err := records(t, feed, "//entry", robofilter.Options{})
+		if err != nil || len(recs) != 1 || recs[0].Doc == nil {
+			t.Fatalf("%d records, %v", len(recs), err)
+		}
+		if l, ok := linkByHref(recs[0].Doc, "x/a"); !ok || l.Text != "" || recs[0].Doc.Text != "anchorword\n" {
+			t.Errorf("%s: link %+v, text %q; want the link without anchor text, the word indexed", content, l, recs[0].Doc.Text)
+		}
+	}
+}
