@@ -120,6 +120,22 @@ func TestHugeTokensHitTheTokenLimit(t *testing.T) {
 	}
 }
 
+// A reference the token size limit cuts short is the limit's error, not
+// "not a reference" (the window ends inside it), at every chunking.
+func TestReferenceCutByTheTokenLimitIsTheLimitsError(t *testing.T) {
+	for _, input := range []string{
+		"<r>" + strings.Repeat("&amp;", 30000) + "</r>",
+		`<r a="` + strings.Repeat("&#38;", 30000) + `"/>`,
+	} {
+		for _, ch := range chunkings([]byte(input), 3) {
+			oc := runXML(t, ch.r(), filter.Options{}, Options{MaxTokenSize: 100000})
+			if !errors.Is(oc.err, filter.ErrTokenTooLong) {
+				t.Fatalf("%.20q… read %s: error %v, want the token size limit's", input, ch.name, oc.err)
+			}
+		}
+	}
+}
+
 // Nested xml:base attributes, each resolved against the one above, make
 // bases that grow with the depth; held by every open element, they grew
 // with its square (10,000 levels held 585 MB). The bases are bounded: the

@@ -519,6 +519,11 @@ func (z *scanner) reference(t *textBuilder, inAttr bool) error {
 		}
 		j++
 	}
+	if j >= len(z.buf) {
+		if err := z.inputErr(); err != nil && err != io.EOF {
+			return err // the token size limit (or a failure) cut the reference short
+		}
+	}
 	if j >= len(z.buf) || z.buf[j] != ';' || j == at+1 {
 		if j > at+1 && j-at <= 32 && utf8.Valid(z.buf[at+1:j]) {
 			return z.fail(at, "%q is not a reference: no ';' ends it (a literal & is written &amp;)", z.buf[at:j])
