@@ -87,15 +87,15 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 	// record, its ancestors or the field's element) holds for the whole of
 	// the field's run.
 	feedSays := append(append([]string(nil), opts.XRobotsTag...), robotsPI...)
-	around := func(c *xmlquery.Node) []string {
-		v := switchesAsDirectives(recordSwitches(c, opts.Dialects))
+	around := func(off filter.Switch) []string {
+		v := switchesAsDirectives(off)
 		if v == "" {
 			return feedSays
 		}
 		return append(feedSays[:len(feedSays):len(feedSays)], v)
 	}
 	if title != nil {
-		rec.Title = rb.titleText(title, opts, around(title), regions.at(title))
+		rec.Title = rb.titleText(title, opts, around(recordSwitches(title, opts.Dialects)), regions.at(title))
 	}
 	if content == nil {
 		return rec, nil
@@ -104,12 +104,13 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 	if b := baseAt(content, opts.Base); b != nil {
 		o.Base = b.String()
 	}
-	o.XRobotsTag = around(content)
+	off := recordSwitches(content, opts.Dialects)
+	o.XRobotsTag = around(off)
 	doc, err := rb.runField(content, kindOf(content), regions.at(content), o)
 	if err != nil {
 		return rec, fmt.Errorf("records: record %d: %w", index, err)
 	}
-	if recordSwitches(content, opts.Dialects)&filter.NoAnchorText != 0 {
+	if off&filter.NoAnchorText != 0 {
 		// noanchortext on the record, an ancestor or the content element
 		// holds for every link of the field, and no X-Robots-Tag value
 		// says it.

@@ -3,7 +3,6 @@ package robofilter
 import (
 	"bytes"
 	"html"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -248,8 +247,7 @@ func writeXMLChildren(b *bytes.Buffer, n *xmlquery.Node, defNS string) {
 }
 
 func writeXMLAttrs(b *bytes.Buffer, as []xmlquery.Attr) {
-	var prefixes []string       // the namespaces given a prefix: p1, p2…
-	var prefixOf map[string]int // their indexes, once there are many
+	var prefixOf map[string]int // the namespaces given a prefix: p1, p2…
 	var seen map[[2]string]bool
 	for i, a := range as {
 		if a.NamespaceURI == "xmlns" || a.NamespaceURI == "" && a.Name.Local == "xmlns" {
@@ -285,29 +283,16 @@ func writeXMLAttrs(b *bytes.Buffer, as []xmlquery.Attr) {
 		case nsXMLBase:
 			b.WriteString(" xml:" + a.Name.Local)
 		default:
-			k, known := 0, false
-			if prefixOf != nil {
-				k, known = prefixOf[a.NamespaceURI]
-			} else {
-				k = slices.Index(prefixes, a.NamespaceURI)
-				known = k >= 0
-			}
+			k, known := prefixOf[a.NamespaceURI]
 			if !known {
-				k = len(prefixes)
+				if prefixOf == nil {
+					prefixOf = map[string]int{}
+				}
+				k = len(prefixOf)
+				prefixOf[a.NamespaceURI] = k
 			}
 			p := "p" + strconv.Itoa(k+1)
 			if !known {
-				prefixes = append(prefixes, a.NamespaceURI)
-				if prefixOf != nil {
-					prefixOf[a.NamespaceURI] = k
-				} else if len(prefixes) > 16 {
-					// Past a few, a search per attribute would make a tag of
-					// many namespaces cost their square.
-					prefixOf = make(map[string]int, 2*len(prefixes))
-					for i, ns := range prefixes {
-						prefixOf[ns] = i
-					}
-				}
 				b.WriteString(" xmlns:" + p + `="`)
 				writeXMLEscaped(b, a.NamespaceURI, true)
 				b.WriteByte('"')
