@@ -89,9 +89,10 @@ func TestClassWarningsAreBoundedPerElement(t *testing.T) {
 	}
 }
 
-// Class warnings nobody will read (no Warning output, the Result full) are
-// counted without being made: the counts are those of the warnings a
-// Warning output is given, element after element.
+// Class warnings nobody will read (the Result full, and the Warning output
+// given only what it keeps) are counted without being made: a run with a
+// Warning output and one without keep the same warnings and count the
+// same dropped ones.
 func TestUnreadClassWarningsAreCountedAlike(t *testing.T) {
 	classes := [][]byte{
 		[]byte("robots-nosuch"),

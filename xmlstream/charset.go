@@ -96,7 +96,7 @@ func detectCharset(head []byte, callerLabel string) (docCharset, error) {
 		if _, n := lookupCharset(label); declared && n != "utf-8" {
 			cs.warnings = append(cs.warnings, fmt.Sprintf("the byte order mark says utf-8: the XML declaration's encoding %q is not used", label))
 		}
-	case !declared && len(head) >= headSize && len(bytes.TrimLeft(head[cs.prefix:], " \t\r\n")) == 0:
+	case !declared && len(head) >= headSize && len(declStart(head)) == 0:
 		cs.warnings = append(cs.warnings, fmt.Sprintf("the first %d bytes are white space: an XML declaration after them is not read; the document is read as UTF-8", headSize))
 	case !declared && len(head) >= headSize && unclosedDeclaration(head):
 		cs.warnings = append(cs.warnings, fmt.Sprintf("the XML declaration does not end in the first %d bytes: its encoding, if any, is not read; the document is read as UTF-8", headSize))
@@ -308,10 +308,17 @@ func headDecides(head []byte) bool {
 	return bytes.Contains(head, []byte("?>"))
 }
 
+// declStart is head from where an XML declaration would start: after a
+// UTF-8 byte order mark and white space (which the scanner takes, with a
+// warning).
+func declStart(head []byte) []byte {
+	return bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n")
+}
+
 // unclosedDeclaration reports whether head starts an XML declaration (after
 // a UTF-8 byte order mark and white space) that does not end in it.
 func unclosedDeclaration(head []byte) bool {
-	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n")
+	head = declStart(head)
 	return bytes.HasPrefix(head, []byte("<?xml")) && len(head) > 5 && isS(head[5]) && !bytes.Contains(head, []byte("?>"))
 }
 
@@ -321,7 +328,7 @@ func unclosedDeclaration(head []byte) bool {
 // one that breaks the rules of [23] XMLDecl is an error at that
 // declaration (scanner.go), and its encoding is not used.
 func declaredEncoding(head []byte) (string, bool) {
-	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n")
+	head = declStart(head)
 	if !bytes.HasPrefix(head, []byte("<?xml")) || len(head) < 6 || !isS(head[5]) {
 		return "", false
 	}

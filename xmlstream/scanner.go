@@ -133,13 +133,15 @@ type scanner struct {
 	cut    bool
 	cutEnd int64
 
-	spans attrSpans // a start tag's attributes (see attr)
-	decl  xmlDecl   // what the XML declaration says, when the token is one
+	spans   attrSpans // a start tag's attributes (see attr)
+	decl    xmlDecl   // what the XML declaration says, when the token is one
+	scratch []byte
+
 	// markupSeen: a token other than text has been read; before one, the
 	// document holds at most white space (text outside the root is an
 	// error otherwise), where the XML declaration is taken, with a warning.
+	// firstMarkup: the current token is the first such.
 	markupSeen, firstMarkup bool
-	scratch                 []byte
 
 	// Entities with markup whose replacement text is being read, innermost
 	// last. While one is, buf is its text from the current token on, start
@@ -880,12 +882,12 @@ func (z *scanner) procInst() error {
 
 // xmlTargetError is the error for a PI whose target is xml in any case,
 // which [17] PITarget excludes: in lower case it is the XML declaration,
-// which may stand only at the very start of the document ([22] prolog,
-// [23] XMLDecl), first in the input after a byte order mark (white space
-// before it is taken, with a warning: a common fault of feeds written by
-// templates, which loses nothing); in any other case it is reserved. atTarget says whether the error is at the
-// target (else at the PI's "<?"). It is "" for any other target, and for
-// xml at the start.
+// which may stand only at the start of the document ([22] prolog, [23]
+// XMLDecl), first in the input after a byte order mark (white space before
+// it is taken, with a warning: a common fault of feeds written by
+// templates, which loses nothing); in any other case it is reserved.
+// atTarget says whether the error is at the target (else at the PI's
+// "<?"). It is "" for any other target, and for xml at the start.
 func xmlTargetError(target []byte, atStart bool) (msg string, atTarget bool) {
 	switch {
 	case len(target) != 3 || !bytes.EqualFold(target, []byte("xml")):
