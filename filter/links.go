@@ -139,7 +139,7 @@ func (c *Core) linkStrings(a *anchor) {
 	var scheme, host string
 	plain := false
 	if resolves {
-		if !hasScheme(href) {
+		if SchemeEnd(href) < 0 {
 			c.resolved++ // a relative reference: a later base would change it
 		}
 		// A view of the bytes for the checks alone: plainResolution
@@ -294,21 +294,22 @@ func plainResolution(base *url.URL, href string, plain bool) (scheme, host strin
 	return "", "", false
 }
 
-// hasScheme reports whether href starts with a scheme (RFC 3986 section
-// 3.1: a letter, then letters, digits, '+', '-' or '.', then ':'): an
-// absolute URL, which no base changes.
-func hasScheme(href []byte) bool {
-	for i, c := range href {
-		switch {
+// SchemeEnd is the index of the ':' that ends the scheme u starts with
+// (RFC 3986 section 3.1: a letter, then letters, digits, '+', '-' or '.'),
+// or -1 when it starts with none: a URL with a scheme is absolute, and no
+// base changes it.
+func SchemeEnd[T ~string | ~[]byte](u T) int {
+	for i := 0; i < len(u); i++ {
+		switch c := u[i]; {
 		case 'a' <= c|0x20 && c|0x20 <= 'z':
 		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
 		case i > 0 && c == ':':
-			return true
+			return i
 		default:
-			return false
+			return -1
 		}
 	}
-	return false
+	return -1
 }
 
 // pathStart is the index of the first '/', '?' or '#' in s (len(s) if none):

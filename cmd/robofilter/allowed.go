@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/robotstxt"
 )
 
@@ -149,17 +150,8 @@ func runAllowed(c *cli.Context) error {
 
 // hasScheme reports whether s starts with a URL scheme and "://".
 func hasScheme(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
-		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
-		case i > 0 && c == ':':
-			return strings.HasPrefix(s[i:], "://")
-		default:
-			return false
-		}
-	}
-	return false
+	i := filter.SchemeEnd(s)
+	return i > 0 && strings.HasPrefix(s[i:], "://")
 }
 
 // loadAllowedRobots builds the rules from --robots and --status.
