@@ -175,6 +175,7 @@ func (d *driver) token(tt html.TokenType) {
 		}
 		if c.ArchiveOn(b.tokScope) {
 			d.archiveRaw(true)
+			b.tokNode.startCopied = true
 			return
 		}
 		switch parentOn := c.ArchiveOn(b.tokParent); {
@@ -182,6 +183,7 @@ func (d *driver) token(tt html.TokenType) {
 			c.Elide()
 		case parentOn:
 			d.archiveRaw(true)
+			b.tokNode.startCopied = true
 			c.Elide()
 		default:
 			d.archiveRaw(false)
@@ -189,6 +191,7 @@ func (d *driver) token(tt html.TokenType) {
 	case html.EndTagToken:
 		before := d.archive && c.ArchiveOn(b.top().scope)
 		d.readTag(tt)
+		b.endMatched = false
 		b.parseCurrentToken()
 		if b.tok.atom == 0 && b.tok.name == "noindex" {
 			b.flushTail()
@@ -197,7 +200,9 @@ func (d *driver) token(tt html.TokenType) {
 		if !d.archive {
 			return
 		}
-		on := before || c.ArchiveOn(b.top().scope)
+		// An end tag goes with its start tag where a comment region
+		// crosses it (leftStack).
+		on := before || c.ArchiveOn(b.top().scope) || b.endMatched && b.endStartCopied
 		if !on && (b.tok.atom == a.Body || b.tok.atom == a.Html) {
 			// </body> and </html> close nothing (the elements stay open to
 			// the end), but they are the region's own end tags.
@@ -278,7 +283,7 @@ func (d *driver) ownTagArchived(x a.Atom) bool {
 		if i > 0 {
 			parent = b.oe[i-1].scope
 		}
-		return c.ArchiveOn(parent) || c.ArchiveOn(n.scope)
+		return n.startCopied || c.ArchiveOn(parent) || c.ArchiveOn(n.scope)
 	}
 	return false
 }

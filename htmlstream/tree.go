@@ -35,6 +35,7 @@ type nodeState struct {
 	flags       uint16 // the element's categories (atomFlags), looked up once
 	track       uint8  // its slot in openCount (0: not counted; always 0 for foreign nodes)
 	integration bool   // an HTML integration point (foreign content)
+	startCopied bool   // its start tag was copied to the archive
 	scope       filter.Scope
 	layout      filter.Layout
 	pos         filter.Pos
@@ -142,8 +143,12 @@ type builder struct {
 	tokParent filter.Scope // the scope it was inserted in
 	tokScope  filter.Scope // its own scope
 	tokVoid   bool         // it has no content (void, or self-closed foreign)
-	textOff   bool         // some text of the token landed in a no-archive scope
-	textOn    bool         // some text of the token landed in an archived scope
+	// endMatched: an end tag token took its own element (the one of its
+	// name) off the stack; endStartCopied: that element's start tag was
+	// copied to the archive (see leftStack).
+	endMatched, endStartCopied bool
+	textOff                    bool // some text of the token landed in a no-archive scope
+	textOn                     bool // some text of the token landed in an archived scope
 	// commentTo is where a comment token landed when that is not the
 	// current node (the document, or the html element after the body).
 	commentTo *node
@@ -303,10 +308,22 @@ func (b *builder) pop() *node {
 		b.unindexTop()
 	}
 	b.oe = b.oe[:p]
+	b.leftStack(n)
+	return n
+}
+
+// leftStack ends n's time on the stack of open elements. Under an end tag
+// of n's name it also notes, for the archive copy, whether n's start tag
+// was copied: an end tag whose start tag was copied is copied too, even
+// inside a comment region that crosses it, so the copy keeps the tags
+// that hold its structure (SPEC section 5).
+func (b *builder) leftStack(n *node) {
+	if b.archive && b.tok.typ == html.EndTagToken && !b.endMatched && n.ns == nsHTML && n.atom == b.tok.atom && (n.atom != 0 || n.name == b.tok.name) {
+		b.endMatched, b.endStartCopied = true, n.startCopied
+	}
 	n.onStack = false
 	b.countOpen(n, -1)
 	b.decOpen(n)
-	return n
 }
 
 // popTo pops until the stack has length i.
@@ -370,9 +387,7 @@ func (b *builder) removeFromStack(n *node) {
 	copy(b.oe[i:], b.oe[i+1:])
 	b.oe[len(b.oe)-1] = nil
 	b.oe = b.oe[:len(b.oe)-1]
-	n.onStack = false
-	b.countOpen(n, -1)
-	b.decOpen(n)
+	b.leftStack(n)
 }
 
 func (b *builder) stackContains(x a.Atom) bool {
