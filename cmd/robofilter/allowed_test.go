@@ -186,7 +186,7 @@ func TestAllowedRobotsFromStdinWithURLArguments(t *testing.T) {
 func TestAllowedWarnsAboutUnusableLines(t *testing.T) {
 	robots := writeRobotsFile(t, shopRobots)
 	_, errOut, _ := runRobotsCLI(t, "", "allowed", "--robots", robots, "--agent", "x", "/a")
-	want := "robofilter: " + robots + `:4: warning: unknown field "Frobnicate": ignored` + "\n"
+	want := "robofilter: " + robots + `:4:1: warning: unknown field "Frobnicate": ignored` + "\n"
 	if errOut != want {
 		t.Errorf("stderr %q, want %q", errOut, want)
 	}

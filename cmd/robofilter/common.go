@@ -259,19 +259,17 @@ func (rc *runConfig) reportError(name string, err error) {
 // stderrWarnings prints one document's warnings on standard error as they
 // are found, in the SPEC's form: the Warning output is given the first
 // filter.MaxWarnings of them, the ones the document's Result keeps (its
-// JSON Lines record lists them); done then says in one line how many more
+// JSON Lines record lists them); done then says in one note how many more
 // there were, which the core counted without making them.
 type stderrWarnings struct {
 	w    io.Writer
 	name string
 }
 
+// A warning about something from outside the document (an X-Robots-Tag
+// value) has no place in it: it is printed at 0:0, so that every warning
+// line has the SPEC's form.
 func (s *stderrWarnings) warn(w filter.Warning) {
-	if w.Line == 0 {
-		// From outside the document (an X-Robots-Tag value): no position.
-		fmt.Fprintf(s.w, "robofilter: %s: warning: %s\n", s.name, w.Message)
-		return
-	}
 	fmt.Fprintf(s.w, "robofilter: %s:%d:%d: warning: %s\n", s.name, w.Line, w.Col, w.Message)
 }
 
@@ -285,7 +283,7 @@ func (s *stderrWarnings) done(res *robofilter.Result) {
 	if res.WarningsDropped == 1 {
 		noun = "warning"
 	}
-	fmt.Fprintf(s.w, "robofilter: %s: warning: %d more %s not shown (at most %d per document)\n", s.name, res.WarningsDropped, noun, filter.MaxWarnings)
+	fmt.Fprintf(s.w, "robofilter: %s: note: %d more %s not shown (at most %d per document)\n", s.name, res.WarningsDropped, noun, filter.MaxWarnings)
 }
 
 // record writes one JSON Lines record.

@@ -217,9 +217,11 @@ func TestUnknownCharsetIsAUsageError(t *testing.T) {
 	}
 }
 
-func TestWarningsFromOutsideTheDocumentHaveNoPosition(t *testing.T) {
+// Every warning line has the SPEC's FILE:LINE:COL form; one about a value
+// from outside the document has no place in it, and says 0:0.
+func TestWarningsFromOutsideTheDocumentAreAtZero(t *testing.T) {
 	_, errOut, _ := runCLI(t, "<p>x</p>", "archive", "--x-robots-tag", "noarchive")
-	if !strings.Contains(errOut, "robofilter: -: warning: x-robots-tag says noarchive") {
+	if !strings.Contains(errOut, "robofilter: -:0:0: warning: x-robots-tag says noarchive") {
 		t.Errorf("stderr %q", errOut)
 	}
 }
@@ -419,7 +421,7 @@ func TestStderrShowsAtMostMaxWarningsPerDocumentThenCountsTheRest(t *testing.T) 
 		if !strings.HasSuffix(lines[filter.MaxWarnings-1], fmt.Sprintf("many.html:1:%d: warning: %s", 1+25*(filter.MaxWarnings-1), last)) {
 			t.Errorf("%s: the last warning shown is %q", cmd, lines[filter.MaxWarnings-1])
 		}
-		if got, want := lines[filter.MaxWarnings], fmt.Sprintf("robofilter: %s: warning: %d more warnings not shown (at most %d per document)", many, extra, filter.MaxWarnings); got != want {
+		if got, want := lines[filter.MaxWarnings], fmt.Sprintf("robofilter: %s: note: %d more warnings not shown (at most %d per document)", many, extra, filter.MaxWarnings); got != want {
 			t.Errorf("%s: %q, want %q", cmd, got, want)
 		}
 		if !strings.Contains(lines[filter.MaxWarnings+1], "few.html:1:1: warning: <p>: unknown Robot Exclusion Profile class \"robots-bar\"") {
@@ -455,7 +457,7 @@ func TestStderrShowsAtMostMaxWarningsPerDocumentThenCountsTheRest(t *testing.T) 
 func TestCheckOwnWarningCountsAgainstTheBound(t *testing.T) {
 	input := `<meta name=robots content="max-image-preview:none">` + strings.Repeat(`<p class=robots-foo>x</p>`, filter.MaxWarnings)
 	out, errOut, _ := runCLI(t, input, "check")
-	if !strings.HasSuffix(errOut, "robofilter: -: warning: 1 more warning not shown (at most 1000 per document)\n") {
+	if !strings.HasSuffix(errOut, "robofilter: -: note: 1 more warning not shown (at most 1000 per document)\n") {
 		t.Errorf("stderr ends %q", errOut[max(0, len(errOut)-200):])
 	}
 	if !strings.Contains(out, "\n  warnings: 1001\n") || strings.Count(out, "unknown Robot Exclusion Profile class") != filter.MaxWarnings {

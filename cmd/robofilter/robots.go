@@ -51,18 +51,16 @@ func readRobotsFile(c *cli.Context, name string) ([]byte, error) {
 	return os.ReadFile(name)
 }
 
-// printRobotsWarnings writes a file's warnings to stderr, compiler style,
-// unless --quiet.
+// printRobotsWarnings writes a file's warnings to stderr, unless --quiet,
+// in the form of the documents' (SPEC section 6): a robots.txt warning is
+// about a whole line, so its column is the line's first.
 func printRobotsWarnings(c *cli.Context, name string, r *robotstxt.Robots) {
 	if c.Bool("quiet") {
 		return
 	}
 	w := c.App.ErrWriter
-	if name == "-" {
-		name = "<stdin>"
-	}
 	for _, warn := range r.Warnings() {
-		fmt.Fprintf(w, "robofilter: %s:%d: warning: %s\n", name, warn.Line, warn.Message)
+		fmt.Fprintf(w, "robofilter: %s:%d:1: warning: %s\n", name, warn.Line, warn.Message)
 	}
 }
 

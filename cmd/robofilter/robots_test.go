@@ -47,8 +47,8 @@ func TestRobotsPlainReport(t *testing.T) {
 	if out != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out, want)
 	}
-	wantErr := "robofilter: " + file + ":5: warning: Robot-version is not right after the User-agent lines: ignored, the record stays 1.0\n" +
-		"robofilter: " + file + `:11: warning: no colon: "Bogus line" is not a field` + "\n"
+	wantErr := "robofilter: " + file + ":5:1: warning: Robot-version is not right after the User-agent lines: ignored, the record stays 1.0\n" +
+		"robofilter: " + file + `:11:1: warning: no colon: "Bogus line" is not a field` + "\n"
 	if errOut != wantErr || status != exitOK {
 		t.Errorf("status %d, stderr:\n%s\nwant:\n%s", status, errOut, wantErr)
 	}
