@@ -3,6 +3,7 @@ package htmlstream
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -136,6 +137,53 @@ func TestArchiveEndsWhereAnOutputFails(t *testing.T) {
 			}
 			if want := tc.in[:strings.Index(tc.in, tc.stop)]; got.String() != want {
 				t.Fatalf("%s, read %d bytes at a time: the copy has %d bytes, want the %d before %q", tc.name, n, got.Len(), len(want), tc.stop)
+			}
+		}
+	}
+}
+
+// Where a comment region crosses an element, the element's end tag is
+// copied when its start tag was (and not when the region elided that), so
+// the copy keeps its structure; an end tag carrying anything besides its
+// name is region bytes and stays elided. Each case is read at every chunk
+// size up to its length.
+func TestArchiveEndTagsACommentRegionCrosses(t *testing.T) {
+	const off, on = "<!--googleoff: snippet-->", "<!--googleon: snippet-->"
+	cases := []struct{ name, in, want string }{
+		{"end tag of an element opened before", "<p>a" + off + "b</p>c" + on + "d", "<p>a" + off + "…</p>…" + on + "d"},
+		{"a no-archive element's own end tag", `<div class="robots-noarchive">` + off + "x</div>y" + on + "z", `<div class="robots-noarchive">…</div>…` + on + "z"},
+		{"element wholly inside", off + "<div>x</div>" + on + "y", off + "…" + on + "y"},
+		{"start tag elided, end tag after the region", off + "<span>x" + on + "y</span>", off + "…" + on + "y</span>"},
+		{"end tag with attributes", "<p>a" + off + `b</p data-x="secret">c`, "<p>a" + off + "…"},
+		{"end tag with white space", "<p>a" + off + "b</p >c", "<p>a" + off + "…</p >…"},
+		// A void element's node is free once its tag is read: the next
+		// element to take it must not inherit its copied start tag.
+		{"after a void element", "<br>" + off + "<span>secret</span>", "<br>" + off + "…"},
+		{"after an image", "<img src=a>" + off + "<div>secret</div>", "<img src=a>" + off + "…"},
+		{"formatting element", "<b>x" + off + "<p>y</b>z", "<b>x" + off + "…</b>…"},
+		{"foreign elements keep their case", "<div>a<svg><clipPath><g>q" + off + "x</g></clipPath></svg></div>", "<div>a<svg><clipPath><g>q" + off + "…</g></clipPath></svg></div>"},
+		{"body and html", "<html><body><p>a" + off + "b</p></body></html>", "<html><body><p>a" + off + "…</p></body></html>"},
+		{"implied body", "<meta charset=utf-8>" + off + "x</body></html>", "<meta charset=utf-8>" + off + "…"},
+	}
+	for _, tc := range cases {
+		for n := 0; n <= len(tc.in); n++ {
+			var src io.Reader = strings.NewReader(tc.in)
+			if n > 0 {
+				src = chunked.Reader(strings.NewReader(tc.in), n)
+			}
+			var got bytes.Buffer
+			c, err := filter.NewCore(filter.Options{}, filter.Outputs{Archive: &got})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := Run(src, c, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Finish(); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != tc.want {
+				t.Fatalf("%s, read %d bytes at a time:\n got %q\nwant %q", tc.name, n, got.String(), tc.want)
 			}
 		}
 	}

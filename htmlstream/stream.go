@@ -173,9 +173,11 @@ func (d *driver) token(tt html.TokenType) {
 			d.archiveRaw(c.ArchiveOn(b.top().scope))
 			return
 		}
+		// A void element is off the stack, and its node perhaps free,
+		// already: only an open element's end tag can follow.
 		if c.ArchiveOn(b.tokScope) {
 			d.archiveRaw(true)
-			b.tokNode.startCopied = true
+			b.tokNode.startCopied = b.tokNode.onStack
 			return
 		}
 		switch parentOn := c.ArchiveOn(b.tokParent); {
@@ -183,7 +185,7 @@ func (d *driver) token(tt html.TokenType) {
 			c.Elide()
 		case parentOn:
 			d.archiveRaw(true)
-			b.tokNode.startCopied = true
+			b.tokNode.startCopied = b.tokNode.onStack
 			c.Elide()
 		default:
 			d.archiveRaw(false)
@@ -202,7 +204,7 @@ func (d *driver) token(tt html.TokenType) {
 		}
 		// An end tag goes with its start tag where a comment region
 		// crosses it (leftStack).
-		on := before || c.ArchiveOn(b.top().scope) || b.endMatched && b.endStartCopied
+		on := before || c.ArchiveOn(b.top().scope) || b.endMatched && b.endStartCopied && bareEndTag(d.z.Raw())
 		if !on && (b.tok.atom == a.Body || b.tok.atom == a.Html) {
 			// </body> and </html> close nothing (the elements stay open to
 			// the end), but they are the region's own end tags.
@@ -264,6 +266,22 @@ func (d *driver) passPending() {
 	b := d.z.buf[d.pendingStart:d.pendingEnd]
 	d.pendingEnd = -1 // first: Archive calls back
 	d.core.Archive(b, true)
+}
+
+// bareEndTag reports whether an end tag holds nothing but its name: the
+// "attributes" an end tag may carry are bytes of the region that crosses
+// it, which a copy of the tag would let through.
+func bareEndTag(raw []byte) bool {
+	i := 2 // "</"
+	for i < len(raw) && !tagNameEnd[raw[i]] {
+		i++
+	}
+	for ; i < len(raw)-1; i++ {
+		if c := raw[i]; c != '/' && !isTagSpace(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // ownTagArchived reports whether the open body or html element's own tags

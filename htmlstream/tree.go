@@ -2,6 +2,7 @@ package htmlstream
 
 import (
 	"hash/maphash"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -318,12 +319,22 @@ func (b *builder) pop() *node {
 // inside a comment region that crosses it, so the copy keeps the tags
 // that hold its structure (SPEC section 5).
 func (b *builder) leftStack(n *node) {
-	if b.archive && b.tok.typ == html.EndTagToken && !b.endMatched && n.ns == nsHTML && n.atom == b.tok.atom && (n.atom != 0 || n.name == b.tok.name) {
+	if b.archive && b.tok.typ == html.EndTagToken && !b.endMatched && b.isTokensElement(n) {
 		b.endMatched, b.endStartCopied = true, n.startCopied
 	}
 	n.onStack = false
 	b.countOpen(n, -1)
 	b.decOpen(n)
+}
+
+// isTokensElement reports whether n is an element of the current tag's
+// name (SVG and MathML names, such as clipPath, keep their case in the
+// tree; the token's is lower).
+func (b *builder) isTokensElement(n *node) bool {
+	if n.ns == nsHTML {
+		return n.atom == b.tok.atom && (n.atom != 0 || n.name == b.tok.name)
+	}
+	return strings.EqualFold(n.name, b.tok.name)
 }
 
 // popTo pops until the stack has length i.
