@@ -273,8 +273,11 @@ func (a *AgentRules) rules() *ruleSet {
 // ForAgent returns the rules for the robot named agent: its product token,
 // such as "FooBot", compared case-insensitively with the product tokens of
 // the User-agent lines. In RFC9309 mode a version after a "/" ("FooBot/2.1")
-// is ignored; Google mode compares agent as given, as Google's matcher does;
-// v1 looks for the record names inside agent.
+// is ignored (NameToken); a name that is no product token ("bot3") is
+// compared whole, so it matches no User-agent line, which are read up to
+// their product token (as the conformance cases want: "AB42bot" matches no
+// "User-agent: AB42bot"). Google mode compares agent as given, as Google's
+// matcher does; v1 looks for the record names inside agent.
 func (r *Robots) ForAgent(agent string) *AgentRules {
 	if r.verdict != verdictRules {
 		return r.none
@@ -284,7 +287,7 @@ func (r *Robots) ForAgent(agent string) *AgentRules {
 		return &AgentRules{robots: r, groups: groups, position: position}
 	}
 	if r.mode == RFC9309 {
-		agent = agentProduct(agent)
+		agent = NameToken(agent)
 	}
 	var stack [64]byte
 	key := appendLowerASCII(stack[:0], agent)
@@ -297,9 +300,14 @@ func (r *Robots) ForAgent(agent string) *AgentRules {
 	return r.none
 }
 
-// agentProduct is the product token of a robot's name: the name up to a
-// "/" (which starts a version) or a space.
-func agentProduct(agent string) string {
+// ProductToken is the leading run of the characters RFC 9309 allows in a
+// product token (letters, "-" and "_"): what a User-agent line names. A
+// robot whose NameToken differs from it ("bot3") is named by no line.
+func ProductToken(agent string) string { return productToken(agent) }
+
+// NameToken is a robot's name up to a "/" (which starts a version) or a
+// space: the product token it means to give.
+func NameToken(agent string) string {
 	if i := strings.IndexAny(agent, "/ \t"); i >= 0 {
 		return agent[:i]
 	}

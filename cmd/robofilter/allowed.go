@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -73,7 +74,13 @@ func runAllowed(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	rules := robots.ForAgent(c.String("agent"))
+	agent := c.String("agent")
+	if name, token := robotstxt.NameToken(agent), robotstxt.ProductToken(agent); name != token && opts.Mode != robotstxt.V1 && !c.Bool("quiet") {
+		// User-agent lines are read up to their product token ("bot3" as
+		// "bot"), so no group can be this robot's own.
+		fmt.Fprintf(c.App.ErrWriter, "robofilter: allowed: --agent %q is not a product token (letters, \"-\" and \"_\"): no User-agent line can name it, as they are read up to %q\n", name, token)
+	}
+	rules := robots.ForAgent(agent)
 	jsonl, explain := c.String("format") == "jsonl", c.Bool("explain")
 	out := bufio.NewWriter(c.App.Writer)
 	enc := json.NewEncoder(out)
@@ -123,20 +130,24 @@ func runAllowed(c *cli.Context) error {
 			}
 		}
 	} else {
-		in := bufio.NewScanner(c.App.Reader)
-		in.Buffer(make([]byte, 64<<10), 1<<20)
-		for in.Scan() {
-			url := strings.TrimSpace(in.Text())
-			if url == "" {
-				continue
+		skipped, err := eachLine(c.App.Reader, maxURLLine, func(line string) error {
+			if url := strings.TrimSpace(line); url != "" {
+				return check(url)
 			}
-			if err := check(url); err != nil {
-				return cli.Exit(fmt.Sprintf("writing output: %v", err), exitFailure)
-			}
-		}
-		if err := in.Err(); err != nil {
+			return nil
+		}, func(n int) {
+			out.Flush() // the answers before it come first
+			fmt.Fprintf(c.App.ErrWriter, "robofilter: -:%d:1: error: a URL longer than %d bytes: skipped\n", n, maxURLLine)
+		})
+		if err != nil {
 			out.Flush()
 			return cli.Exit(fmt.Sprintf("reading URLs from stdin: %v", err), exitFailure)
+		}
+		if skipped {
+			if err := out.Flush(); err != nil {
+				return cli.Exit(fmt.Sprintf("writing output: %v", err), exitFailure)
+			}
+			return cli.Exit("", exitFailure)
 		}
 	}
 	if err := out.Flush(); err != nil {
@@ -146,6 +157,43 @@ func runAllowed(c *cli.Context) error {
 		return cli.Exit("", exitDisallowed)
 	}
 	return nil
+}
+
+// maxURLLine bounds a line of the URL list on standard input.
+const maxURLLine = 1 << 20
+
+// eachLine calls fn with each line of r (without its line end). A line
+// longer than max is not read into memory: tooLong gets its number, the
+// rest of the list is still read, and eachLine reports that one was
+// skipped. An error of fn or of the reader ends it.
+func eachLine(r io.Reader, max int, fn func(string) error, tooLong func(n int)) (skipped bool, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	over := false
+	for n := 1; ; {
+		part, more, err := br.ReadLine()
+		if err == io.EOF {
+			return skipped, nil
+		}
+		if err != nil {
+			return skipped, err
+		}
+		if !over {
+			line = append(line, part...)
+			over = len(line) > max
+		}
+		if more {
+			continue
+		}
+		if over {
+			tooLong(n)
+			skipped = true
+		} else if err := fn(string(line)); err != nil {
+			return skipped, err
+		}
+		line, over = line[:0], false
+		n++
+	}
 }
 
 // hasScheme reports whether s starts with a URL scheme and "://".

@@ -241,3 +241,34 @@ func TestAllowedRelativePathWithAURLInItsQuery(t *testing.T) {
 		t.Errorf("-q: stderr %q", errOut)
 	}
 }
+
+// A robot name that is no product token is compared whole, and the file's
+// User-agent lines are read up to their product token: the robot has no
+// group of its own, which a warning says.
+func TestAllowedWarnsOfAnAgentThatIsNoProductToken(t *testing.T) {
+	robots := writeRobotsFile(t, "User-agent: bot3\nDisallow: /\n")
+	out, errOut, status := runRobotsCLI(t, "", "allowed", "--robots", robots, "--agent", "bot3", "/x")
+	if out != "allowed\t/x\n" || status != 0 {
+		t.Errorf("status %d, output %q", status, out)
+	}
+	if !strings.Contains(errOut, `--agent "bot3" is not a product token`) {
+		t.Errorf("stderr %q", errOut)
+	}
+	if _, errOut, _ := runRobotsCLI(t, "", "allowed", "--robots", robots, "--agent", "FooBot/2.1", "/x"); strings.Contains(errOut, "--agent") {
+		t.Errorf("a version after the token is no fault: %q", errOut)
+	}
+}
+
+// An overlong line in the URL list is skipped with an error naming it; the
+// other URLs are still answered, and the status says one failed.
+func TestAllowedSkipsAnOverlongURLLine(t *testing.T) {
+	robots := writeRobotsFile(t, shopRobots)
+	in := "/private/a\n" + strings.Repeat("a", maxURLLine+1) + "\n/b\n"
+	out, errOut, status := runRobotsCLI(t, in, "allowed", "--robots", robots, "--agent", "x")
+	if out != "disallowed\t/private/a\nallowed\t/b\n" || status != exitFailure {
+		t.Errorf("status %d, output %q", status, out)
+	}
+	if !strings.Contains(errOut, "-:2:1: error: a URL longer than") {
+		t.Errorf("stderr %q", errOut)
+	}
+}

@@ -215,6 +215,17 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reade
 			if err != nil {
 				fmt.Fprintf(rc.stderr, "robofilter: %v\n", err)
 				failed = true
+				if rc.jsonl {
+					// As for a file that fails while it is read: a
+					// pipeline reading only the records sees it too.
+					werr := rc.record(documentRecord{Type: "document", File: name, Error: err.Error()})
+					if werr == nil {
+						werr = rc.stdout.Flush()
+					}
+					if werr != nil {
+						return cli.Exit(fmt.Sprintf("writing output: %v", werr), exitFailure)
+					}
+				}
 				continue
 			}
 			r = f

@@ -143,6 +143,24 @@ func TestUnreadableFileIsReportedAndOthersStillProcessed(t *testing.T) {
 	}
 }
 
+// In JSON Lines, a file that cannot be opened has its document record
+// with the error, as one that fails while it is read does.
+func TestUnreadableFileHasItsDocumentRecord(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.html")
+	out, _, code := runCLI(t, "", "links", "--format", "jsonl", missing)
+	if code != 1 {
+		t.Errorf("status %d, want 1", code)
+	}
+	var rec documentRecord
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatalf("stdout %q: %v", out, err)
+	}
+	if rec.Type != "document" || rec.File != missing || !strings.Contains(rec.Error, "no such file") {
+		t.Errorf("record %+v", rec)
+	}
+}
+
 func TestUsageErrorsExitTwo(t *testing.T) {
 	for _, args := range [][]string{
 		{"text", "--format", "yaml"},
