@@ -40,31 +40,42 @@ func TestArchiveOfPutOffTokens(t *testing.T) {
 			want = tc.in
 		}
 		for n := 0; n <= 64; n++ {
-			var r = strings.NewReader(tc.in)
-			var src = chunked.Reader(r, max(n, 1))
-			if n == 0 {
-				src = strings.NewReader(tc.in)
-			}
-			var got bytes.Buffer
-			c, err := filter.NewCore(filter.Options{}, filter.Outputs{Archive: &got})
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := run(src, c, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Finish(); err != nil {
-				t.Fatal(err)
-			}
-			if got.String() != want {
-				t.Fatalf("%s, read %d bytes at a time:\n got %q\nwant %q", tc.name, n, clipTail(got.String()), clipTail(want))
+			got, b := archiveOf(t, readAtATime(tc.in, n))
+			if got != want {
+				t.Fatalf("%s, read %d bytes at a time:\n got %q\nwant %q", tc.name, n, clipTail(got), clipTail(want))
 			}
 			if handedOver := b.z.x != nil; handedOver != tc.handsOver {
 				t.Fatalf("%s, read %d bytes at a time: handed over to x/net: %v, want %v", tc.name, n, handedOver, tc.handsOver)
 			}
 		}
 	}
+}
+
+// archiveOf runs the stage over src with the archive copy as the only
+// output, and returns the copy and the builder (for its counters).
+func archiveOf(t *testing.T, src io.Reader) (string, *builder) {
+	t.Helper()
+	var got bytes.Buffer
+	c, err := filter.NewCore(filter.Options{}, filter.Outputs{Archive: &got})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := run(src, c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	return got.String(), b
+}
+
+// readAtATime reads s n bytes at a time, or whole for n = 0.
+func readAtATime(s string, n int) io.Reader {
+	if n == 0 {
+		return strings.NewReader(s)
+	}
+	return chunked.Reader(strings.NewReader(s), n)
 }
 
 func clipTail(s string) string {
@@ -85,19 +96,8 @@ func TestArchiveStopsAfterPutOffTokens(t *testing.T) {
 	} {
 		want := in[:strings.Index(in, "<meta name=robots")]
 		for _, n := range []int{1 << 20, 4093} {
-			var got bytes.Buffer
-			c, err := filter.NewCore(filter.Options{}, filter.Outputs{Archive: &got})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := run(chunked.Reader(strings.NewReader(in), n), c, Options{}); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Finish(); err != nil {
-				t.Fatal(err)
-			}
-			if got.String() != want {
-				t.Fatalf("read %d bytes at a time: the copy has %d bytes, want the %d before the META", n, got.Len(), len(want))
+			if got, _ := archiveOf(t, readAtATime(in, n)); got != want {
+				t.Fatalf("read %d bytes at a time: the copy has %d bytes, want the %d before the META", n, len(got), len(want))
 			}
 		}
 	}
@@ -167,23 +167,8 @@ func TestArchiveEndTagsACommentRegionCrosses(t *testing.T) {
 	}
 	for _, tc := range cases {
 		for n := 0; n <= len(tc.in); n++ {
-			var src io.Reader = strings.NewReader(tc.in)
-			if n > 0 {
-				src = chunked.Reader(strings.NewReader(tc.in), n)
-			}
-			var got bytes.Buffer
-			c, err := filter.NewCore(filter.Options{}, filter.Outputs{Archive: &got})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := Run(src, c, Options{}); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Finish(); err != nil {
-				t.Fatal(err)
-			}
-			if got.String() != tc.want {
-				t.Fatalf("%s, read %d bytes at a time:\n got %q\nwant %q", tc.name, n, got.String(), tc.want)
+			if got, _ := archiveOf(t, readAtATime(tc.in, n)); got != tc.want {
+				t.Fatalf("%s, read %d bytes at a time:\n got %q\nwant %q", tc.name, n, got, tc.want)
 			}
 		}
 	}
