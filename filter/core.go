@@ -245,7 +245,9 @@ type Core struct {
 	wantsText      bool // a text output exists
 	written        bool // body content has reached an output
 	res            Result
-	snipElided     bool
+	// snipElided: the text form of the archive ends with an ellipsis
+	// (nothing but white space after it), which the next elision joins.
+	snipElided bool
 }
 
 // NewCore starts a run. X-Robots-Tag values apply before anything is read.

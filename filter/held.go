@@ -5,6 +5,8 @@ import (
 	"io"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/robofilter/robofilter/phrase"
 )
 
 // maxHeldText bounds the text held while the head is open (the title).
@@ -126,7 +128,11 @@ func (h *heldText) text(c *Core, b []byte, noArchive bool) {
 	if s := c.out.ArchiveText; s != nil && c.docOff&NoArchive == 0 {
 		if !noArchive {
 			s.Text(b)
-			c.snipElided = false
+			// White space between two elisions leaves them adjacent in
+			// the text, as it is between two blocks: one ellipsis.
+			if c.snipElided && !phrase.AllSpace(b) {
+				c.snipElided = false
+			}
 		} else if !c.snipElided {
 			s.Space()
 			s.Text([]byte(c.Ellipsis()))

@@ -210,6 +210,19 @@ func wideSpaceLen(b []byte, i int) int {
 	return 0
 }
 
+// AllSpace reports whether b is nothing but whitespace (SpaceLen): text
+// that puts no word into the output.
+func AllSpace(b []byte) bool {
+	for i := 0; i < len(b); {
+		n := SpaceLen(b, i)
+		if n == 0 {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
 // MayStartSpace reports whether c can start a whitespace character
 // (SpaceLen): a test cheap enough to inline before calling SpaceLen.
 func MayStartSpace(c byte) bool { return special[c] }

@@ -125,3 +125,18 @@ func TestTextWordBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// AllSpace is true exactly for text that a Writer turns into no word.
+func TestAllSpaceIsTextWithoutWords(t *testing.T) {
+	for _, s := range []string{"", " ", "\t\n\r\f", "\u00a0", " \u3000 ", "\u2028", "a", " a ", "\xc2", " \xe2\x80", "\x00", "…"} {
+		var buf bytes.Buffer
+		w := NewWriter(&buf)
+		w.Text([]byte(s))
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := AllSpace([]byte(s)), buf.Len() == 0; got != want {
+			t.Errorf("AllSpace(%q) = %v, but the Writer wrote %q", s, got, buf.String())
+		}
+	}
+}
