@@ -248,6 +248,46 @@ func TestProposalMergedWithPlainGroup(t *testing.T) {
 	}
 }
 
+// A 2.0 record's robot keeps the wildcards of its 1.0 groups: "*" and "$"
+// in them are not literal bytes (they were, and the file failed open).
+func TestProposalMergedWithPlainGroupKeepsItsWildcards(t *testing.T) {
+	robots := "User-agent: a\nRobot-version: 2.0\nDisallow: /x\n\nUser-agent: a\nDisallow: /*.php\nDisallow: /end$\n"
+	r := Parse([]byte(robots), Options{})
+	for url, want := range map[string]bool{"/a.php": false, "/dir/b.php?q": false, "/end": false, "/endx": true, "/x": false, "/y": true} {
+		if got := r.Allowed("a", url); got != want {
+			t.Errorf("%s: allowed = %v, want %v", url, got, want)
+		}
+	}
+}
+
+// An empty Disallow line in a 2.0 record forbids nothing, but the record
+// has a Disallow line: it is not one of only Allow rules, whose other
+// paths are refused.
+func TestProposalEmptyDisallowIsADisallowLine(t *testing.T) {
+	for _, mode := range []Mode{RFC9309, V1} {
+		r := Parse([]byte("User-agent: a\nRobot-version: 2.0\nAllow: /a\nDisallow:\n"), Options{Mode: mode})
+		for url, want := range map[string]bool{"/a": true, "/b": true} {
+			if got := r.Allowed("a", url); got != want {
+				t.Errorf("mode %v, %s: allowed = %v, want %v", mode, url, got, want)
+			}
+		}
+	}
+}
+
+// v1 decodes escapes but keeps "%" encoded: the text "%2F" (%252F) is not
+// the encoded slash %2F, on either side.
+func TestV1PercentStaysApartFromEncodedSlash(t *testing.T) {
+	r := Parse([]byte("User-agent: *\nDisallow: /a%2Fb\nDisallow: /c%252Fd\nDisallow: /e%\n"), Options{Mode: V1})
+	for url, want := range map[string]bool{
+		"/a%2Fb": false, "/a%2fb": false, "/a%252Fb": true, "/a/b": true,
+		"/c%252Fd": false, "/c%2Fd": true, "/e%25": false, "/e%": false,
+	} {
+		if got := r.Allowed("x", url); got != want {
+			t.Errorf("%s: allowed = %v, want %v", url, got, want)
+		}
+	}
+}
+
 func TestDecisionExplains(t *testing.T) {
 	r := Parse([]byte("User-agent: *\nDisallow: /private\nAllow: /private/ok\n"), Options{})
 	cases := []struct {

@@ -18,7 +18,8 @@ const (
 	// encoded and hex digits upper-cased, URLs are compared as given.
 	normGoogle
 	// normV1 is the 1996 draft's rule: %XX escapes are decoded on both sides
-	// before comparing, except %2F, which must match exactly (it is not "/").
+	// before comparing, except %2F, which must match exactly (it is not "/"),
+	// and %25, which stays so that "%2F" cannot be spelled by decoding.
 	normV1
 )
 
@@ -143,16 +144,27 @@ func appendRFC(dst []byte, s string) []byte {
 	return append(dst, s[start:]...)
 }
 
+// appendV1 decodes escapes but %2F; a "%" stays encoded, as %25, whether
+// escaped or bare, so that an encoded slash and the text "%2F" (%252F)
+// stay apart.
 func appendV1(dst []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); i++ {
-		if !escapeAt(s, i) {
+		if s[i] != '%' {
 			continue
 		}
 		dst = append(dst, s[start:i]...)
-		if b := unhex(s[i+1])<<4 | unhex(s[i+2]); b == '/' {
+		start = i + 1
+		if !escapeAt(s, i) {
+			dst = append(dst, "%25"...)
+			continue
+		}
+		switch b := unhex(s[i+1])<<4 | unhex(s[i+2]); b {
+		case '/':
 			dst = append(dst, "%2F"...)
-		} else {
+		case '%':
+			dst = append(dst, "%25"...)
+		default:
 			dst = append(dst, b)
 		}
 		i += 2

@@ -26,7 +26,10 @@ func TestNormalisation(t *testing.T) {
 		{normGoogle, "/%62 %zz", "/%62 %zz"},
 		{normV1, "/%7efred/hi.html", "/~fred/hi.html"},
 		{normV1, "/~fred%2fhi.html", "/~fred%2Fhi.html"},
-		{normV1, "/a%20b%", "/a b%"},
+		{normV1, "/a%20b%", "/a b%25"},
+		// "%" stays encoded, so the text "%2F" is not an encoded slash.
+		{normV1, "/a%252Fb", "/a%252Fb"},
+		{normV1, "/a%252fb%25", "/a%252fb%25"},
 	}
 	for _, c := range cases {
 		if got := c.norm.pattern(c.in); got != c.want {

@@ -85,7 +85,12 @@ func (s *ruleSet) add(buf []byte, rule *Rule, proposal bool, mode Mode) []byte {
 	if rule.Pattern == "" {
 		// An empty Disallow forbids nothing. An empty Allow matches every
 		// path; only first-match (v1) can see the difference, since under
-		// longest match any other matching rule is longer.
+		// longest match any other matching rule is longer. In a 2.0 set an
+		// empty Disallow is still a Disallow line: the set is not one of
+		// only Allow rules (decideProposal).
+		if !rule.Allow && s.kind == evalProposal {
+			s.hasDisallow = true
+		}
 		if !rule.Allow || s.kind != evalFirst {
 			return buf
 		}
@@ -112,8 +117,11 @@ func (s *ruleSet) add(buf []byte, rule *Rule, proposal bool, mode Mode) []byte {
 		c := compiledRule{src: rule, prio: len(norm)}
 		bare := bytes.TrimSuffix(norm, []byte("$"))
 		switch {
-		case !proposal:
+		case !proposal && mode == V1:
 			c.class, c.pat = classGeneral, literalPattern(norm, false)
+		case !proposal:
+			// A 1.0 rule keeps its own wildcards: "*" and a final "$".
+			c.class, c.pat = classGeneral, wildcardPattern(norm)
 		case bytes.IndexByte(norm, '*') >= 0:
 			c.class, c.pat = classWildcard, wildcardPattern(norm)
 			c.pat.anchored = !bytes.HasSuffix(bare, []byte("*"))
