@@ -2,6 +2,7 @@ package filter
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -97,6 +98,12 @@ var valued = map[string]bool{
 	"max-snippet": true, "max-image-preview": true, "max-video-preview": true, "unavailable_after": true,
 }
 
+// isValuedName reports whether name is a valued directive's: one of
+// valued, or any "max-…" (SPEC section 2: never a bot name, known or not).
+func isValuedName(name string) bool {
+	return valued[name] || strings.HasPrefix(name, "max-")
+}
+
 var bare = map[string]bool{
 	"noindex": true, "nofollow": true, "noarchive": true, "nocache": true, "nosnippet": true,
 	"none": true, "all": true, "index": true, "follow": true, "archive": true,
@@ -104,8 +111,9 @@ var bare = map[string]bool{
 }
 
 // ParseDirectives splits a robots META content attribute into directives.
-// Tokens are separated by commas, with any spaces around them; a run of
-// known keywords separated only by spaces is split too ("noindex nofollow").
+// Tokens are separated by commas, with any spaces around them; a token of
+// words separated by spaces or semicolons is split into them when one is a
+// keyword ("noindex nofollow", "noindex;foo").
 // The comma inside an RFC 850 or RFC 1123 date after unavailable_after is
 // part of the date, not a separator.
 func ParseDirectives(content string) []Directive {
@@ -121,13 +129,14 @@ func ParseDirectives(content string) []Directive {
 			tok += ", " + strings.TrimSpace(parts[i])
 		}
 		d := splitDirective(tok)
-		if d.Value == "" && strings.ContainsAny(d.Name, " \t\r\n") {
-			words := strings.Fields(d.Name)
-			allKnown := true
-			for _, w := range words {
-				allKnown = allKnown && bare[w]
-			}
-			if allKnown {
+		if d.Value == "" && strings.ContainsAny(d.Name, " \t\r\n\f;") {
+			// Keywords written with spaces or semicolons between them
+			// still say what they say ("noindex foo" is noindex and an
+			// unknown foo): a careful reader errs towards the "no".
+			words := strings.FieldsFunc(d.Name, func(r rune) bool {
+				return r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == '\f' || r == ';'
+			})
+			if slices.ContainsFunc(words, func(w string) bool { return bare[w] }) {
 				for _, w := range words {
 					out = append(out, Directive{Name: w})
 				}
@@ -181,7 +190,7 @@ func ParseXRobotsTag(value string) []ScopedDirectives {
 	var out []ScopedDirectives
 	cur := ScopedDirectives{}
 	for _, d := range ParseDirectives(value) {
-		if d.Value != "" && !valued[d.Name] && isBotName(d.Name) {
+		if d.Value != "" && !isValuedName(d.Name) && isBotName(d.Name) {
 			if len(cur.Directives) > 0 || cur.Bot != "" {
 				out = append(out, cur)
 			}

@@ -23,6 +23,9 @@ func TestParseDirectivesSplitsOnCommasAndKeepsDateCommas(t *testing.T) {
 		{"image preview none is one token", "max-image-preview:none", []Directive{{Name: "max-image-preview", Value: "none"}}},
 		{"empty tokens skipped", ",,noarchive,", []Directive{{Name: "noarchive"}}},
 		{"unknown words with spaces stay one token", "foo bar", []Directive{{Name: "foo bar"}}},
+		{"a keyword among unknown words still counts", "noindex foo", []Directive{{Name: "noindex"}, {Name: "foo"}}},
+		{"semicolons separate keywords", "noindex;nofollow", []Directive{{Name: "noindex"}, {Name: "nofollow"}}},
+		{"semicolons and spaces", "NOINDEX ; foo", []Directive{{Name: "noindex"}, {Name: "foo"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -40,6 +43,15 @@ func TestParseXRobotsTagScopesBotPrefixes(t *testing.T) {
 		{Bot: "googlebot", Directives: []Directive{{Name: "noindex"}, {Name: "nofollow"}}},
 		{Bot: "otherbot", Directives: []Directive{{Name: "none"}, {Name: "unavailable_after", Value: "25 Jun 2010 15:00:00 PST"}, {Name: "max-snippet", Value: "3"}}},
 	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+}
+
+// SPEC section 2: "max-…:" is never a bot name, whatever follows max-.
+func TestParseXRobotsTagUnknownMaxDirectiveIsNoBotName(t *testing.T) {
+	got := ParseXRobotsTag("max-foo-preview: 3, noindex")
+	want := []ScopedDirectives{{Bot: "", Directives: []Directive{{Name: "max-foo-preview", Value: "3"}, {Name: "noindex"}}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}
