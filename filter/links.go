@@ -168,9 +168,9 @@ func (c *Core) linkStrings(a *anchor) {
 	case plain:
 		a.link.URL = s[:relAt]
 	case resolves:
-		var ok bool
-		if a.link.URL, ok = resolveSlow(base, a.link.Href); !ok && a.link.Followed {
-			a.link.Followed, a.link.Reason = false, "no URL: the base "+base.String()+" takes no relative reference"
+		var why string
+		if a.link.URL, why = resolveSlow(base, a.link.Href); why != "" && a.link.Followed {
+			a.link.Followed, a.link.Reason = false, why
 		}
 	}
 }
@@ -377,18 +377,56 @@ func plainHost(h string) bool {
 	return true
 }
 
-// resolveSlow resolves href against base with net/url (ResolveReference);
-// ok is false when base cannot take it (the href is then the URL).
-func resolveSlow(base *url.URL, href string) (u string, ok bool) {
+// resolveSlow resolves href against base with net/url (ResolveReference).
+// When it cannot, the URL is the href and why says why the link is not
+// followed.
+func resolveSlow(base *url.URL, href string) (u, why string) {
 	ref, err := url.Parse(href)
 	if err != nil {
-		return href, true
+		if base == nil {
+			return href, "" // no resolution: the href as written
+		}
+		// What browsers read without complaint and net/url rejects: a "%"
+		// that starts no escape, a space or control byte, a colon in a
+		// relative path's first segment ("100%", "a b", "1:2").
+		var err2 error
+		if ref, err2 = url.Parse(repairHref(href)); err2 != nil {
+			return href, "no URL: " + err.Error()
+		}
 	}
 	r, ok := ResolveReference(base, ref)
 	if !ok {
-		return href, false
+		return href, "no URL: the base " + base.String() + " takes no relative reference"
 	}
-	return r.String(), true
+	return r.String(), ""
+}
+
+// repairHref percent-encodes the bytes of href that net/url rejects in a
+// URL a browser takes as it is: a "%" that starts no escape, spaces and
+// control bytes; and it makes a relative path whose first segment holds a
+// colon (but names no scheme) start with "./".
+func repairHref(href string) string {
+	var b strings.Builder
+	for i := 0; i < len(href); i++ {
+		switch c := href[i]; {
+		case c == '%' && !(i+2 < len(href) && isHexDigit(href[i+1]) && isHexDigit(href[i+2])),
+			c <= ' ' || c == 0x7f:
+			b.WriteByte('%')
+			b.WriteByte("0123456789ABCDEF"[c>>4])
+			b.WriteByte("0123456789ABCDEF"[c&15])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	fixed := b.String()
+	if SchemeEnd(fixed) < 0 && strings.Contains(fixed[:pathStart(fixed)], ":") {
+		fixed = "./" + fixed
+	}
+	return fixed
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // ResolveReference resolves ref against base (nil: none) as
