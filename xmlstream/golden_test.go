@@ -169,6 +169,7 @@ var goldenCases = []goldenCase{
 
 	// Regions on any element.
 	{name: "classes_on_any_element_nest", input: `<doc><sec class="robots-noindex">out <sub class="robots-index">back in</sub> out</sec><p class="robots-nocontent">yahoo</p><p>kept</p></doc>`},
+	{name: "xhtml_void_element_with_an_end_tag_is_replaced_tags_and_all", input: `<html xmlns="http://www.w3.org/1999/xhtml"><body><p>a<input class="robots-noarchive" value="secret"></input>b<img data-nosnippet="" src="private.png"> </img>c<img class="robots-noarchive" src="x.png"/>d</p></body></html>`},
 	{name: "classes_noarchive_elides_archive_empty_element_too", input: `<doc><p>kept</p><p class="robots-noarchive">gone <b>bold</b></p><img class="robots-noarchive" src="x"/><q data-nosnippet="">no snippet</q><p>end</p></doc>`},
 	{name: "classes_unknown_robots_class_warned", input: `<doc><p class="robots-noindx">typo</p></doc>`},
 	{name: "comment_dialects_googleoff_and_yandex", input: `<doc><p>a</p><!--googleoff: index--><p>b</p><!--googleon: index--><p>c</p><!--noindex--><p>d</p><!--/noindex--><p>e</p><!--googleoff: snippet--><p>f</p><!--googleon: snippet--></doc>`},

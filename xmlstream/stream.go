@@ -600,9 +600,13 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	parentOn, selfOn := len(d.stack) == 0 || d.core.ArchiveOn(parent), d.core.ArchiveOn(f.scope)
 	d.noteArchiveOff(parentOn && selfOn)
 	empty := bytes.HasSuffix(text, []byte("/>"))
+	voidElided := false
 	switch {
-	case parentOn && !selfOn && empty && f.xhtml && htmlstream.IsVoid(atom.Lookup([]byte(f.local))):
-		d.elide() // a void XHTML element (<img/>) is replaced, as in HTML
+	case parentOn && !selfOn && f.xhtml && htmlstream.IsVoid(atom.Lookup([]byte(f.local))):
+		// A void XHTML element is replaced, as in HTML, tags and all,
+		// whether written <img/> or <input …></input>.
+		d.elide()
+		voidElided = true
 	case parentOn && !selfOn && empty:
 		// Any other empty element keeps its tag: the document stays
 		// well-formed, and there is no content to elide.
@@ -613,8 +617,8 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	default:
 		d.archive(raw, parentOn || selfOn)
 	}
-	f.tagWritten = parentOn || selfOn || len(d.refs) > 0
-	if !f.tagWritten && !empty && parent.Off&filter.NoArchive == 0 {
+	f.tagWritten = (parentOn || selfOn || len(d.refs) > 0) && !voidElided
+	if !f.tagWritten && !empty && !voidElided && parent.Off&filter.NoArchive == 0 {
 		// Elided by a comment region alone, which may end first.
 		f.heldTag = bytes.Clone(raw)
 		d.held = append(d.held, len(d.stack))
