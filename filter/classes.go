@@ -2,6 +2,7 @@ package filter
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -223,6 +224,9 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (i
 			}
 			n, err := strconv.Atoi(string(tok[5:dash]))
 			if err != nil {
+				if errors.Is(err, strconv.ErrRange) && v.warnToken() {
+					v.warnings = append(v.warnings, fmt.Sprintf("per-robot class %q: no robot has so large a number; ignored", clip(tok, 80)))
+				}
 				continue
 			}
 			o, ok := profileSuffix(tok[dash+1:])

@@ -22,6 +22,7 @@ func TestResolveClassesOverrides(t *testing.T) {
 		{"other robot ignored", "robots-noindex robot2-index", Override{Off: NoIndex}, 0},
 		{"yahoo nocontent", "robots-nocontent", Override{Off: NoIndex}, 0},
 		{"typo warned", "robots-noindx", Override{}, 1},
+		{"robot number out of range warned", "robots-noindex robot18446744073709551617-index", Override{Off: NoIndex}, 1},
 		{"substring is not a token", "myrobots-noindex robots-noindexed", Override{}, 1},
 		{"anchortext pair", "robots-noanchortext", Override{Off: NoAnchorText}, 0},
 		{"only ASCII case folds: long s", "robots-noindex robots-ſnippet robotſ-index", Override{Off: NoIndex}, 1},

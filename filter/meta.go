@@ -96,8 +96,12 @@ func (c *Core) xRobotsTag(v string) {
 }
 
 // HeadProfile reads the head's profile attribute: the classes count under
-// --require-profile only if it names the Robot Exclusion Profile.
-func (c *Core) HeadProfile(profile []byte) {
+// --require-profile only if it names the Robot Exclusion Profile. It
+// reports whether it turned them on under --require-profile: the root
+// element, which starts before its head, then needs its classes read
+// again (a parser calls Start for it once more, with Clone set).
+func (c *Core) HeadProfile(profile []byte) (turnedOn bool) {
+	was := c.profileOK
 	for _, f := range bytes.Fields(profile) {
 		u := strings.Trim(string(f), curlyQuotes+`"'`)
 		if strings.Trim(string(f), curlyQuotes) != string(f) {
@@ -107,6 +111,7 @@ func (c *Core) HeadProfile(profile []byte) {
 			c.profileOK = true
 		}
 	}
+	return c.opts.RequireProfile && c.profileOK && !was
 }
 
 // MaxRobotNames bounds the robot numbers RobotExclusion.RobotNameN META

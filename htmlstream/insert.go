@@ -30,7 +30,7 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	var el filter.Element
 	b.element(&el, n)
 	switch n.atom {
-	case a.Body, a.Frameset, a.Head, a.Meta, a.Base:
+	case a.Html, a.Body, a.Frameset, a.Head, a.Meta, a.Base:
 		b.elementHooks(n) // no call for the rest
 	}
 	b.core.Start(&n.scope, &t.scope, &el)
@@ -94,8 +94,8 @@ func (b *builder) element(el *filter.Element, n *node) {
 }
 
 // elementHooks handles the elements that carry document-level information:
-// insertElement calls it for body, frameset, head, meta and base only (the
-// rest say nothing about the document).
+// insertElement calls it for html, body, frameset, head, meta and base only
+// (the rest say nothing about the document).
 func (b *builder) elementHooks(n *node) {
 	if n.ns != nsHTML || b.tok.implied && n.atom != a.Body {
 		if n.atom == a.Body && n.ns == nsHTML {
@@ -110,9 +110,20 @@ func (b *builder) elementHooks(n *node) {
 	switch n.atom {
 	case a.Body, a.Frameset:
 		b.endHead()
+	case a.Html:
+		if t.hasClass {
+			b.htmlClass = bytes.Clone(t.class) // for the head's profile (below)
+		}
 	case a.Head:
-		if p, ok := t.attr("profile"); ok {
-			b.core.HeadProfile(p)
+		if p, ok := t.attr("profile"); ok && b.core.HeadProfile(p) && b.htmlClass != nil && len(b.oe) > 0 && b.oe[0].atom == a.Html {
+			// The html element started before its head named the
+			// profile: its classes count after all, and nothing of the
+			// document has been written yet.
+			html := b.oe[0]
+			el := filter.Element{Tag: html.name, Pos: html.pos, Class: b.htmlClass, Clone: true}
+			parent := b.doc.scope
+			b.core.Start(&html.scope, &parent, &el)
+			b.refresh(1)
 		}
 	case a.Meta:
 		name, hasName := t.attr("name")

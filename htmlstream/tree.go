@@ -167,6 +167,9 @@ type builder struct {
 	// that removes a body holding only whitespace-like text, and a second
 	// <html> or <body> tag that adds a class to an element already written.
 	fostered, adopted, removedBody, lateClass int
+	// htmlClass is the html start tag's class, read again when the head
+	// names the profile under --require-profile (elementHooks).
+	htmlClass []byte
 
 	openCount   [256]int32   // open HTML elements per scopeTracked slot (indexed by a uint8)
 	afeKeys     *alikeCounts // active formatting elements alike (Noah's Ark); from alikePool

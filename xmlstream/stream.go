@@ -142,6 +142,10 @@ type driver struct {
 	root      rootKind
 
 	rootSeen, rootDone, doctypeSeen bool
+	// rootClass is the root element's class, read again when its head
+	// names the profile under --require-profile (profileTurnedOn).
+	rootClass       []byte
+	profileTurnedOn bool
 
 	pi         *piSeen
 	meta       metaSeen
@@ -584,8 +588,23 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 		d.rootSeen = true
 		d.root = rootKindOf(f.ns, f.local)
 		d.core.EndHead()
+		if el.Class != nil {
+			d.rootClass = bytes.Clone(el.Class)
+		}
 	}
 	d.classify(&f, &el, &at)
+	if d.profileTurnedOn {
+		d.profileTurnedOn = false
+		if len(d.stack) == 1 && d.rootClass != nil {
+			// The root started before its head named the profile: its
+			// classes count after all, and no content has been written.
+			root := &d.stack[0]
+			rootEl := filter.Element{Tag: root.tag(), Pos: root.pos, Class: d.rootClass, Clone: true}
+			top := d.core.Root()
+			d.core.StartBased(&root.scope, &top, &rootEl, root.base)
+			parent = root.scope
+		}
+	}
 	if el.Class != nil || el.NoSnippet || el.Link != filter.NoLink || f.collect {
 		el.Tag = f.tag()
 	} else {
@@ -807,8 +826,8 @@ func (d *driver) xhtml(f *frame, el *filter.Element, at *attrs) {
 			d.core.BaseHref([]byte(at.href))
 		}
 	case atom.Head:
-		if at.hasProfile {
-			d.core.HeadProfile([]byte(at.profile))
+		if at.hasProfile && d.core.HeadProfile([]byte(at.profile)) {
+			d.profileTurnedOn = true
 		}
 	case 0:
 		f.yandex = f.local == "noindex"
