@@ -408,3 +408,25 @@ func TestDuplicateAttrFindsTheFirstRepeatInDocumentOrder(t *testing.T) {
 		t.Errorf("error %v, want attribute p:a30 appears twice", oc.err)
 	}
 }
+
+// A token that came in one read (the source checks the limit only when it
+// reads more) is held to the limit too, at every chunking: a 300-byte tag,
+// a comment and a text node under a 200-byte limit.
+func TestTokenInOneReadIsHeldToTheLimit(t *testing.T) {
+	long := strings.Repeat("a", 300)
+	for _, input := range []string{
+		`<r><p>before</p><x a="` + long + `"/>after</r>`,
+		`<r><p>before</p><!--` + long + `-->after</r>`,
+		`<r><p>before</p><q>` + long + `</q>after</r>`,
+	} {
+		for _, ch := range chunkings([]byte(input), 8) {
+			oc := runXML(t, ch.r(), filter.Options{}, Options{MaxTokenSize: 200})
+			if !errors.Is(oc.err, filter.ErrTokenTooLong) {
+				t.Fatalf("%.30q read %s: error %v, want ErrTokenTooLong", input, ch.name, oc.err)
+			}
+			if !strings.Contains(oc.text, "before") || strings.Contains(oc.text, "after") {
+				t.Fatalf("%.30q read %s: text %q, want what came before the token only", input, ch.name, oc.text)
+			}
+		}
+	}
+}

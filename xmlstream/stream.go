@@ -205,6 +205,11 @@ func (d *driver) run() error {
 			}
 			return d.failure(err)
 		}
+		if end-d.tokStart > int64(d.maxToken) {
+			// The source checks the limit only when it reads more; a token
+			// that came in one read is checked here.
+			return filter.LimitError(d.pos, filter.ErrTokenTooLong, d.maxToken)
+		}
 		raw, text := d.src.rawSpan(d.tokStart, end), d.src.decSpan(d.tokStart, end)
 		d.core.SetPos(d.pos)
 		if kind == tokRef {
