@@ -74,11 +74,18 @@ func runAllowed(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// Warnings about the flags and the URL arguments are the robots.txt
+	// file's, at 0:0 (as X-Robots-Tag values are a document's); those
+	// about URLs read from stdin are at their line of "-".
+	flagsAt := c.String("robots")
+	if flagsAt == "" {
+		flagsAt = "-" // --status alone
+	}
 	agent := c.String("agent")
 	if name, token := robotstxt.NameToken(agent), robotstxt.ProductToken(agent); name != token && opts.Mode != robotstxt.V1 && !c.Bool("quiet") {
 		// User-agent lines are read up to their product token ("bot3" as
 		// "bot"), so no group can be this robot's own.
-		fmt.Fprintf(c.App.ErrWriter, "robofilter: allowed: --agent %q is not a product token (letters, \"-\" and \"_\"): no User-agent line can name it, as they are read up to %q\n", name, token)
+		fmt.Fprintf(c.App.ErrWriter, "robofilter: %s:0:0: warning: --agent %q is not a product token (letters, \"-\" and \"_\"): no User-agent line can name it, as they are read up to %q\n", flagsAt, name, token)
 	}
 	rules := robots.ForAgent(agent)
 	jsonl, explain := c.String("format") == "jsonl", c.Bool("explain")
@@ -86,7 +93,7 @@ func runAllowed(c *cli.Context) error {
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	anyDisallowed := false
-	check := func(url string) error {
+	check := func(url, at string) error {
 		var d robotstxt.Decision
 		if hasScheme(url) || strings.HasPrefix(url, "/") {
 			d = rules.Decide(url)
@@ -94,7 +101,7 @@ func runAllowed(c *cli.Context) error {
 			// Neither a URL nor a path from the root: Decide would read its
 			// first segment as a host. A path is what was meant.
 			if !c.Bool("quiet") {
-				fmt.Fprintf(c.App.ErrWriter, "robofilter: allowed: %q is neither an absolute URL nor a path starting with \"/\"; read as a path\n", url)
+				fmt.Fprintf(c.App.ErrWriter, "robofilter: %s: warning: %q is neither an absolute URL nor a path starting with \"/\"; read as a path\n", at, url)
 			}
 			d = rules.DecidePath(url)
 		}
@@ -125,14 +132,17 @@ func runAllowed(c *cli.Context) error {
 	}
 	if c.NArg() > 0 {
 		for _, url := range c.Args().Slice() {
-			if err := check(url); err != nil {
+			if err := check(url, flagsAt+":0:0"); err != nil {
 				return cli.Exit(fmt.Sprintf("writing output: %v", err), exitFailure)
 			}
 		}
 	} else {
-		skipped, err := eachLine(c.App.Reader, maxURLLine, func(line string) error {
+		skipped, err := eachLine(c.App.Reader, maxURLLine, func(n int, line string) error {
+			if n == 1 {
+				line = strings.TrimPrefix(line, "\uFEFF") // a byte order mark is no part of a URL
+			}
 			if url := strings.TrimSpace(line); url != "" {
-				return check(url)
+				return check(url, fmt.Sprintf("-:%d:1", n))
 			}
 			return nil
 		}, func(n int) {
@@ -166,7 +176,7 @@ const maxURLLine = 1 << 20
 // longer than max is not read into memory: tooLong gets its number, the
 // rest of the list is still read, and eachLine reports that one was
 // skipped. An error of fn or of the reader ends it.
-func eachLine(r io.Reader, max int, fn func(string) error, tooLong func(n int)) (skipped bool, err error) {
+func eachLine(r io.Reader, max int, fn func(n int, line string) error, tooLong func(n int)) (skipped bool, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var line []byte
 	over := false
@@ -188,7 +198,7 @@ func eachLine(r io.Reader, max int, fn func(string) error, tooLong func(n int)) 
 		if over {
 			tooLong(n)
 			skipped = true
-		} else if err := fn(string(line)); err != nil {
+		} else if err := fn(n, string(line)); err != nil {
 			return skipped, err
 		}
 		line, over = line[:0], false

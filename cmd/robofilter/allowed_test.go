@@ -272,3 +272,40 @@ func TestAllowedSkipsAnOverlongURLLine(t *testing.T) {
 		t.Errorf("stderr %q", errOut)
 	}
 }
+
+// Every warning of allowed has SPEC 6's FILE:LINE:COL form: about the
+// flags and URL arguments, the robots.txt file's at 0:0; about a URL read
+// from stdin, its line of "-". A byte order mark before the first URL is
+// no part of it.
+func TestAllowedWarningsHaveTheirPosition(t *testing.T) {
+	robots := writeRobotsFile(t, "User-agent: *\nDisallow: /a\n")
+	_, errOut, _ := runRobotsCLI(t, "", "allowed", "--robots", robots, "--agent", "bot3", "x/y")
+	for _, want := range []string{
+		"robofilter: " + robots + `:0:0: warning: --agent "bot3" is not a product token`,
+		"robofilter: " + robots + `:0:0: warning: "x/y" is neither`,
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+	out, errOut, _ := runRobotsCLI(t, "\uFEFF/a\nb/c\n", "allowed", "--robots", robots, "--agent", "x")
+	if out != "disallowed\t/a\nallowed\tb/c\n" {
+		t.Errorf("output %q", out)
+	}
+	if want := `robofilter: -:2:1: warning: "b/c" is neither`; !strings.HasPrefix(errOut, want) || strings.Count(errOut, "\n") != 1 {
+		t.Errorf("stderr %q, want one line starting %q", errOut, want)
+	}
+}
+
+// A file of bad lines shows at most filter.MaxWarnings warnings, then a
+// note of how many more there were.
+func TestRobotsWarningsAreBounded(t *testing.T) {
+	robots := writeRobotsFile(t, strings.Repeat("no colon here\n", 1500))
+	_, errOut, _ := runRobotsCLI(t, "", "robots", robots)
+	if n := strings.Count(errOut, ": warning: "); n != 1000 {
+		t.Errorf("%d warnings shown, want 1000", n)
+	}
+	if !strings.Contains(errOut, "note: 500 more warnings not shown") {
+		t.Errorf("no note of the rest: %q", errOut[max(0, len(errOut)-200):])
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/robotstxt"
 )
 
@@ -59,8 +60,18 @@ func printRobotsWarnings(c *cli.Context, name string, r *robotstxt.Robots) {
 		return
 	}
 	w := c.App.ErrWriter
-	for _, warn := range r.Warnings() {
-		fmt.Fprintf(w, "robofilter: %s:%d:1: warning: %s\n", name, warn.Line, warn.Message)
+	warns := r.Warnings()
+	for i, warn := range warns {
+		if i == filter.MaxWarnings {
+			// As for documents: a file of bad lines does not flood stderr.
+			fmt.Fprintf(w, "robofilter: %s: note: %d more warnings not shown (at most %d per file)\n", name, len(warns)-i, filter.MaxWarnings)
+			break
+		}
+		msg := warn.Message
+		if len(msg) > filter.MaxWarningBytes {
+			msg = strings.ToValidUTF8(msg[:filter.MaxWarningBytes], "") + "…"
+		}
+		fmt.Fprintf(w, "robofilter: %s:%d:1: warning: %s\n", name, warn.Line, msg)
 	}
 }
 
@@ -73,7 +84,7 @@ func robotsCommand() *cli.Command {
 user-agents, rules and extension fields (Crawl-delay, Request-rate, Visit-time,
 Comment, Robot-version), then the file-wide fields (Sitemap, Host, Clean-param),
 each with its line number. Every line that could not be used is reported on
-stderr as "robofilter: FILE:LINE: warning: why". UTF-8 and UTF-16 files are
+stderr as "robofilter: FILE:LINE:1: warning: why" (the first 1,000). UTF-8 and UTF-16 files are
 read, with or without a byte order mark.
 
 An extension line between two User-agent lines concerns only the robots named
