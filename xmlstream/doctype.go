@@ -38,6 +38,7 @@ type entityDecl struct {
 	name     string
 	value    string // the replacement text: character references replaced, entity references as written
 	external bool   // SYSTEM or PUBLIC: never loaded
+	unparsed bool   // external with NDATA: no reference may name it
 }
 
 // attDefault is an attribute's default value declared in the internal
@@ -240,8 +241,28 @@ func scanEntityDecl(b []byte, i int, d *doctype) int {
 		d.entities = append(d.entities, entityDecl{name: name, value: expandEntityValue(v)})
 		return skipDecl(b, i+1+j+1, d)
 	}
-	d.entities = append(d.entities, entityDecl{name: name, external: true})
-	return skipDecl(b, i, d)
+	end := skipDecl(b, i, d)
+	d.entities = append(d.entities, entityDecl{name: name, external: true, unparsed: hasNDATA(b[i:end])})
+	return end
+}
+
+// hasNDATA reports whether an external entity's declaration, from its
+// ExternalID on, has an NDATA part (outside its literals): an unparsed
+// entity.
+func hasNDATA(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"' || c == '\'':
+			j := bytes.IndexByte(b[i+1:], c)
+			if j < 0 {
+				return false
+			}
+			i += j + 1
+		case isS(c) && bytes.HasPrefix(b[i+1:], []byte("NDATA")) && i+6 < len(b) && isS(b[i+6]):
+			return true
+		}
+	}
+	return false
 }
 
 // scanAttlistDecl reads `<!ATTLIST` S Name (S Name S AttType S DefaultDecl)* S? '>'

@@ -51,6 +51,7 @@ type entityDef struct {
 	name     string
 	value    string // the replacement text: character references replaced, entity references as written
 	external bool   // SYSTEM or PUBLIC: never loaded
+	unparsed bool   // external with NDATA: no reference may name it
 	open     bool   // being expanded: a reference to it now is a recursion
 	markup   markupState
 	text     []byte // value, for the scanner to read as content (entities with markup)
@@ -227,7 +228,7 @@ func (e *entities) declare(dt *doctype) {
 		if _, ok := predefinedEntity(d.name); ok {
 			continue
 		}
-		e.defs[d.name] = &entityDef{name: d.name, value: d.value, external: d.external}
+		e.defs[d.name] = &entityDef{name: d.name, value: d.value, external: d.external, unparsed: d.unparsed}
 	}
 }
 
@@ -466,10 +467,15 @@ func (e *entities) notExpanded(out []byte, name string, def *entityDef, inAttr b
 		}
 		return fmt.Sprintf(" (in the replacement text of &%s;)", in)
 	}
-	if def == nil {
+	switch {
+	case def == nil:
 		if msg := e.undeclared(name); msg != "" {
 			return out, &scanError{off: off, msg: msg + where()}
 		}
+	case def.unparsed:
+		return out, &scanError{off: off, msg: fmt.Sprintf("&%s;%s names an unparsed (NDATA) entity, which no reference may (WFC Parsed Entity)", clipRunes(name, 80), where())}
+	case inAttr:
+		return out, &scanError{off: off, msg: fmt.Sprintf("&%s;%s in an attribute value names an external entity (WFC No External Entity References)", clipRunes(name, 80), where())}
 	}
 	v, html := xml.HTMLEntity[name]
 	switch {

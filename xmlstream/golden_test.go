@@ -170,6 +170,8 @@ var goldenCases = []goldenCase{
 
 	// Regions on any element.
 	{name: "classes_on_any_element_nest", input: `<doc><sec class="robots-noindex">out <sub class="robots-index">back in</sub> out</sec><p class="robots-nocontent">yahoo</p><p>kept</p></doc>`},
+	{name: "entity_external_in_attribute_value_is_not_well_formed", input: `<!DOCTYPE r [<!ENTITY e SYSTEM "x.txt">]><r><p>before</p><q a="&e;">x</q></r>`},
+	{name: "entity_unparsed_reference_is_not_well_formed", input: `<!DOCTYPE r [<!NOTATION n SYSTEM "n"><!ENTITY e SYSTEM "x.gif" NDATA n><!ENTITY f SYSTEM "NDATA y">]><r><p>before &f;</p>&e;</r>`},
 	{name: "xhtml_void_element_with_an_end_tag_is_replaced_tags_and_all", input: `<html xmlns="http://www.w3.org/1999/xhtml"><body><p>a<input class="robots-noarchive" value="secret"></input>b<img data-nosnippet="" src="private.png"> </img>c<img class="robots-noarchive" src="x.png"/>d</p></body></html>`},
 	{name: "classes_noarchive_elides_archive_empty_element_too", input: `<doc><p>kept</p><p class="robots-noarchive">gone <b>bold</b></p><img class="robots-noarchive" src="x"/><q data-nosnippet="">no snippet</q><p>end</p></doc>`},
 	{name: "classes_unknown_robots_class_warned", input: `<doc><p class="robots-noindx">typo</p></doc>`},
