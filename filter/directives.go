@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Directives are the document-level robots rules in force (SPEC section 2):
@@ -129,13 +130,11 @@ func ParseDirectives(content string) []Directive {
 			tok += ", " + strings.TrimSpace(parts[i])
 		}
 		d := splitDirective(tok)
-		if d.Value == "" && strings.ContainsAny(d.Name, " \t\r\n\f;") {
+		if d.Value == "" && strings.ContainsFunc(d.Name, wordSeparator) {
 			// Keywords written with spaces or semicolons between them
 			// still say what they say ("noindex foo" is noindex and an
 			// unknown foo): a careful reader errs towards the "no".
-			words := strings.FieldsFunc(d.Name, func(r rune) bool {
-				return r == ' ' || r == '\t' || r == '\r' || r == '\n' || r == '\f' || r == ';'
-			})
+			words := strings.FieldsFunc(d.Name, wordSeparator)
 			if slices.ContainsFunc(words, func(w string) bool { return bare[w] }) {
 				for _, w := range words {
 					out = append(out, Directive{Name: w})
@@ -147,6 +146,10 @@ func ParseDirectives(content string) []Directive {
 	}
 	return out
 }
+
+// wordSeparator: what separates words inside a directive token, the white
+// space strings.TrimSpace trims around one, and ';'.
+func wordSeparator(r rune) bool { return unicode.IsSpace(r) || r == ';' }
 
 func splitDirective(tok string) Directive {
 	name, value, found := strings.Cut(tok, ":")
