@@ -133,11 +133,8 @@ func (h *heldText) text(c *Core, b []byte, noArchive bool) {
 			if c.snipElided && !phrase.AllSpace(b) {
 				c.snipElided = false
 			}
-		} else if !c.snipElided {
-			s.Space()
-			s.Text([]byte(c.Ellipsis()))
-			s.Space()
-			c.snipElided = true
+		} else {
+			c.snipEllipsis()
 		}
 	}
 }
@@ -178,17 +175,26 @@ func (h *heldText) brk(c *Core) {
 	}
 }
 
+// snipEllipsis writes the ellipsis into the text form of the archive,
+// unless it ends with one already (adjacent elisions give one).
+func (c *Core) snipEllipsis() {
+	if c.snipElided {
+		return
+	}
+	s := c.out.ArchiveText
+	s.Space()
+	s.Text([]byte(c.Ellipsis()))
+	s.Space()
+	c.snipElided = true
+}
+
 // elide marks an empty no-archive region in the text form of the archive.
 func (h *heldText) elide(c *Core) {
 	if c.out.ArchiveText == nil || h.record(c, heldElide, nil) {
 		return
 	}
-	if c.docOff&NoArchive == 0 && !c.snipElided {
-		s := c.out.ArchiveText
-		s.Space()
-		s.Text([]byte(c.Ellipsis()))
-		s.Space()
-		c.snipElided = true
+	if c.docOff&NoArchive == 0 {
+		c.snipEllipsis()
 	}
 }
 
