@@ -119,11 +119,7 @@ func (b *builder) elementHooks(n *node) {
 			// The html element started before its head named the
 			// profile: its classes count after all, and nothing of the
 			// document has been written yet.
-			html := b.oe[0]
-			el := filter.Element{Tag: html.name, Pos: html.pos, Class: b.htmlClass, Clone: true}
-			parent := b.doc.scope
-			b.core.Start(&html.scope, &parent, &el)
-			b.refresh(1)
+			b.reclass(b.oe[0], b.htmlClass, b.oe[0].pos)
 		}
 	case a.Meta:
 		name, hasName := t.attr("name")
@@ -300,17 +296,25 @@ func (b *builder) copyBodyClass(n *node) {
 		return
 	}
 	n.hadClass = true
-	el := filter.Element{Tag: n.name, Pos: b.z.pos, Class: b.tok.class, Clone: true}
+	if b.reclass(n, b.tok.class, b.z.pos) {
+		b.lateClass++
+		b.core.Warn(b.z.pos, "a second <%s> tag adds class %q to the element: it applies from here on; earlier content was already written", n.name, bytes.TrimSpace(b.tok.class))
+	}
+}
+
+// reclass reads the classes of the open element n again, as class (given
+// at pos), for it and the open elements inside it; warnings were given the
+// first time (Clone). It reports whether what n turns off changed.
+func (b *builder) reclass(n *node, class []byte, pos filter.Pos) (changed bool) {
+	el := filter.Element{Tag: n.name, Pos: pos, Class: class, Clone: true}
 	parent := b.doc.scope
 	if n.parent != nil {
 		parent = n.parent.scope
 	}
 	var s filter.Scope
 	b.core.Start(&s, &parent, &el)
-	if s.Off != n.scope.Off {
-		b.lateClass++
-		b.core.Warn(b.z.pos, "a second <%s> tag adds class %q to the element: it applies from here on; earlier content was already written", n.name, bytes.TrimSpace(b.tok.class))
-	}
+	changed = s.Off != n.scope.Off
 	n.scope = s
 	b.refresh(b.indexOf(n) + 1)
+	return changed
 }
