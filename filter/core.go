@@ -133,6 +133,10 @@ type Scope struct {
 	isHead bool // the element is the head
 	inerts bool // the element itself makes its content inert
 	title  bool // the element is the title: its text counts in the head
+	// boxed: the element stands where text is (its parent's content is
+	// text), so its layout separates the words around it even when its own
+	// content is not text (<video>fallback</video>).
+	boxed bool
 	// rejoins: the element turns indexing back on inside an excluded
 	// parent, whose Off and NoIndex seq outerOff and outerSeq keep; where
 	// it ends, the parent's excluded stretch goes on (a phrase break).
@@ -354,6 +358,7 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 	s.anchor, s.anchorGen, s.region, s.owns, s.regionSeq, s.rejoins = parent.anchor, parent.anchorGen, nil, false, 0, false
 	s.hides, s.isHead, s.inerts, s.title = el.Hidden, el.Head, el.Inert, el.Title
 	s.hideFrom(parent)
+	s.boxed = !parent.Hidden || !s.Hidden
 	var ov Override
 	dialect, marker := "", ""
 	if len(el.Class) > 0 && mentionsRobot(el.Class) { // most classes say nothing to robots
@@ -435,7 +440,7 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 		// The ellipsis comes after the element's own line break (below).
 		elide = after&NoArchive != 0 && before&NoArchive == 0 && !s.Hidden && after&NoIndex == 0
 	}
-	if !s.Hidden {
+	if s.boxed {
 		switch el.Layout {
 		case Block:
 			c.heldText.line(c)
@@ -700,7 +705,7 @@ func (c *Core) flushLinks() {
 // the current position. Most elements are inline, own no link and open no
 // region: End is small enough to inline, and costs them a few tests.
 func (c *Core) End(s *Scope, layout Layout) {
-	if layout != Inline && !s.Hidden || s.owns || s.region != nil || s.rejoins {
+	if layout != Inline && s.boxed || s.owns || s.region != nil || s.rejoins {
 		c.end(s, layout)
 	}
 }
@@ -712,7 +717,7 @@ func (c *Core) end(s *Scope, layout Layout) {
 		c.heldText.brk(c)
 		c.anchorBreak(s)
 	}
-	if layout != Inline && !s.Hidden {
+	if layout != Inline && s.boxed {
 		if layout == Block {
 			c.heldText.line(c)
 		} else {

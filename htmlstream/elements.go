@@ -21,17 +21,29 @@ var blockElements = atomSet(a.Address, a.Article, a.Aside, a.Blockquote, a.Body,
 	a.Frameset, a.H1, a.H2, a.H3, a.H4, a.H5, a.H6, a.Header, a.Hgroup, a.Hr, a.Html, a.Legend, a.Li,
 	a.Listing, a.Main, a.Menu, a.Nav, a.Ol, a.Optgroup, a.Option, a.P, a.Plaintext, a.Pre, a.Search,
 	a.Section, a.Summary, a.Table, a.Tbody, a.Tfoot, a.Thead, a.Title, a.Tr, a.Ul, a.Xmp, a.Textarea,
-	a.Select, a.Video, a.Audio, a.Canvas, a.Noscript)
+	a.Select)
 
-// cellElements separate words without ending a line.
-var cellElements = atomSet(a.Td, a.Th, a.Button, a.Input, a.Img, a.Label, a.Rt, a.Rp)
+// cellElements separate words without ending a line: table cells and the
+// boxes that stand inline (controls, images, media, frames). A hidden
+// input is not among them (hiddenInput).
+var cellElements = atomSet(a.Td, a.Th, a.Button, a.Input, a.Img, a.Rt, a.Video, a.Audio, a.Canvas,
+	a.Iframe, a.Embed, a.Object)
 
 // hiddenElements have content that is never indexable text: it is code,
-// fallback for disabled features, or inert (SPEC section 5). The head is
-// not among them: its content is not text either, except the title
-// (filter.Element.Head).
+// fallback that a reader with scripting on does not see (noscript; the
+// content of iframe, canvas, video and audio; ruby's parentheses, rp), or
+// inert (SPEC section 5). Their own box still separates the words around
+// it (filter.Scope's boxed). The head is not among them: its content is
+// not text either, except the title (filter.Element.Head).
 var hiddenElements = atomSet(a.Script, a.Style, a.Template, a.Noscript, a.Noembed, a.Noframes, a.Iframe,
-	a.Datalist)
+	a.Datalist, a.Canvas, a.Video, a.Audio, a.Rp)
+
+// HiddenInput reports whether an input's type attribute makes it hidden
+// (type=hidden, ASCII case-insensitive): it shows nothing, so it does not
+// separate words as other inputs do.
+func HiddenInput(typ []byte) bool {
+	return len(typ) == 6 && strings.EqualFold(string(typ), "hidden")
+}
 
 // Element categories, looked up once per element in atomFlags.
 const (

@@ -82,6 +82,10 @@ func (b *builder) element(el *filter.Element, n *node) {
 			if t.hasSrc {
 				el.Link, el.Href = filter.LinkRef, t.src
 			}
+		case a.Input:
+			if typ, ok := t.attr("type"); ok && HiddenInput(typ) {
+				el.Layout = filter.Inline
+			}
 		}
 	} else if n.ns == nsSVG && n.atom == a.A {
 		switch {

@@ -176,6 +176,10 @@ func domElement(n *html.Node) filter.Element {
 			if src, ok := domAttr(n, "", "src"); ok {
 				el.Link, el.Href = filter.LinkRef, []byte(src)
 			}
+		case a.Input:
+			if typ, ok := domAttr(n, "", "type"); ok && HiddenInput([]byte(typ)) {
+				el.Layout = filter.Inline
+			}
 		}
 	} else if n.Namespace == "svg" && x == a.A {
 		if hasHref {

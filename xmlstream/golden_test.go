@@ -157,6 +157,8 @@ var goldenCases = []goldenCase{
 	{name: "xhtml_meta_noindex_without_pi_is_warned_not_obeyed", input: `<html xmlns="http://www.w3.org/1999/xhtml"><head><meta name="ROBOTS" content="NOINDEX,NOARCHIVE"/></head><body><p>indexed</p></body></html>`},
 	{name: "xhtml_layout_hidden_and_inline_as_in_html", input: `<html xmlns="http://www.w3.org/1999/xhtml"><head><title>The title</title><style>p{}</style><script>var x;</script></head>
 <body><h1>Head</h1><p>wo<b>rd</b> and <span>more</span></p><div>block<br/>next</div><table><tr><td>c1</td><td>c2</td></tr></table></body></html>`},
+	{name: "xhtml_media_fallback_and_hidden_inputs_are_not_text", input: `<html xmlns="http://www.w3.org/1999/xhtml"><body><p>a<video>no video <a href="v.mp4">download</a></video>b<canvas>no canvas</canvas>c</p>
+<p>wo<label>r</label>d<input type="Hidden" name="n" value="v"/>s <input type="text"/>next <ruby>漢<rp>(</rp><rt>kan</rt><rp>)</rp></ruby></p></body></html>`},
 	{name: "xhtml_links_base_rel_and_stylesheet", input: `<html xmlns="http://www.w3.org/1999/xhtml"><head><base href="http://example.com/x/"/>
 <link rel="stylesheet" href="s.css"/><link rel="alternate" href="alt.html"/></head>
 <body><a href="a.html">A</a> <a href="b.html" rel="nofollow ugc">B</a> <map><area href="c.html"/></map>

@@ -707,6 +707,7 @@ type attrs struct {
 	href, src, rel, url, name, content, profile  string
 	hasHref, hasSrc, hasURL, hasName, hasContent bool
 	hasProfile                                   bool
+	inputType                                    string
 	xlinkHref, xlinkType                         string
 	hasXlinkHref                                 bool
 }
@@ -731,6 +732,8 @@ func (at *attrs) set(a xml.Attr, el *filter.Element) {
 		at.content, at.hasContent = a.Value, true
 	case "profile":
 		at.profile, at.hasProfile = a.Value, true
+	case "type":
+		at.inputType = a.Value
 	}
 }
 
@@ -821,6 +824,10 @@ func (d *driver) xhtml(f *frame, el *filter.Element, at *attrs) {
 	case atom.Frame, atom.Iframe:
 		if at.hasSrc {
 			el.Link, el.Href = filter.LinkRef, borrow(at.src)
+		}
+	case atom.Input:
+		if htmlstream.HiddenInput([]byte(at.inputType)) {
+			f.layout = filter.Inline
 		}
 	case atom.Meta:
 		if at.hasName && at.hasContent {
