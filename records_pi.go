@@ -87,13 +87,20 @@ func (f *feedReader) piEnd() {
 	f.piOn = false
 }
 
-// doctypePIs keeps the robots PIs of the DOCTYPE (in f.capture, from
-// f.doctypeStart), read as the XML stage reads its internal subset, and,
-// when encoding/xml ended the DOCTYPE early (split), those of the prolog
-// after its real end, which capture holds too (up to the root).
-func (f *feedReader) doctypePIs() {
+// doctypePIs checks the DOCTYPE (in f.capture, from f.doctypeStart) as
+// the XML stage checks it, and keeps its robots PIs, read as the XML stage
+// reads its internal subset, and, when encoding/xml ended the DOCTYPE
+// early (split), those of the prolog after its real end, which capture
+// holds too (up to the root).
+func (f *feedReader) doctypePIs() *feedError {
+	end := xmlstream.DoctypeLength(f.capture)
+	if end > 0 {
+		if at, err := xmlstream.DoctypeError(f.capture[:end]); err != nil {
+			return &feedError{f.doctypeStart + int64(at), err}
+		}
+	}
 	pis := xmlstream.DoctypePIs(f.capture)
-	if end := xmlstream.DoctypeLength(f.capture); end > 0 {
+	if end > 0 {
 		pis = append(pis, prologPIs(f.capture[end:])...)
 	}
 	for _, pi := range pis {
@@ -109,6 +116,7 @@ func (f *feedReader) doctypePIs() {
 		} // else it is in the bytes being handed out: placePIs places it
 		f.pis = append(f.pis, p)
 	}
+	return nil
 }
 
 // prologPIs returns the PIs of prolog text (PIs, comments and white space),

@@ -83,7 +83,9 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				}
 				if f.split {
 					// The root starts: the DOCTYPE ended before it.
-					f.doctypePIs()
+					if fe := f.doctypePIs(); fe != nil {
+						return i, fe
+					}
 					f.ents.x.Declare(f.capture, true)
 					f.split, f.capture = false, f.capture[:0]
 				}
@@ -254,7 +256,9 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 					f.capture = append(f.capture, c)
 					f.capturing = false
 					if f.ents.x.Declare(f.capture, false) {
-						f.doctypePIs()
+						if fe := f.doctypePIs(); fe != nil {
+							return i, fe
+						}
 						f.capture = f.capture[:0]
 					} else {
 						f.split = true // the internal subset goes on

@@ -260,7 +260,8 @@ func TestRecordsUndeclaredEntityIsAnErrorWhereXMLRequiresADeclaration(t *testing
 		{name: "internal_subset_parameter_entity_declared_not_referenced", input: `<!DOCTYPE d [<!ENTITY % p "x">]><d><title>&bogus;</title></d>`, err: "1:43: " + noExternal},
 		{name: "internal_subset_percent_in_a_literal_or_comment_is_no_reference", input: `<!DOCTYPE d [<!ATTLIST d a CDATA "%p;"><!-- %p; --><?pi %p;?>]><d><title>&bogus;</title></d>`, err: "1:74: " + noExternal},
 		{name: "internal_subset_parameter_entity_reference", input: `<!DOCTYPE d [<!ENTITY % p SYSTEM "p.ent">%p;]><d><title>&bogus;</title></d>`, title: "&bogus;"},
-		{name: "internal_subset_parameter_entity_reference_in_a_declaration", input: `<!DOCTYPE d [<!ENTITY % p "CDATA"><!ATTLIST d a %p; #IMPLIED>]><d><title>&bogus;</title></d>`, title: "&bogus;"},
+		{name: "internal_subset_parameter_entity_reference_in_a_declaration_is_not_well_formed", input: `<!DOCTYPE d [<!ENTITY % p "CDATA"><!ATTLIST d a %p; #IMPLIED>]><d><title>&bogus;</title></d>`,
+			err: "1:49: not well-formed XML: a parameter entity reference is not allowed inside a markup declaration of the internal subset"},
 		{name: "root_element_named_SYSTEM_is_no_external_subset", input: `<!DOCTYPE SYSTEM [<!ENTITY x "y">]><SYSTEM><title>&bogus;</title></SYSTEM>`, err: "1:51: " + noExternal},
 		{name: "external_subset_system", input: `<!DOCTYPE d SYSTEM "d.dtd"><d><title>a &bogus; b</title></d>`, title: "a &bogus; b"},
 		{name: "external_subset_and_internal_subset", input: `<!DOCTYPE d SYSTEM "d.dtd" [<!ENTITY x "y">]><d><title>&x; &bogus;</title></d>`, title: "y &bogus;"},
@@ -312,7 +313,7 @@ func TestRecordsExpandEntityReferencesInReplacementText(t *testing.T) {
 		{name: "illegal_character_reference_in_replacement_text", input: `<!DOCTYPE d [<!ENTITY b "&#38;#0;">]><d><title>t &b;</title></d>`,
 			err: "1:50: not well-formed XML: &#0; is not a legal character reference (in the replacement text of &b;)"},
 		{name: "illegal_character_reference_in_an_entity_value", input: `<!DOCTYPE d [<!ENTITY b "&#0;">]><d><title>t &b;</title></d>`,
-			err: "1:46: not well-formed XML: &#0; is not a legal character reference (in the replacement text of &b;)"},
+			err: "1:26: not well-formed XML: &#0; is not a legal character reference (in an entity value)"},
 	}, robofilter.Options{})
 }
 

@@ -80,7 +80,9 @@ func TestUndeclaredEntityIsAnErrorWhereXMLRequiresADeclaration(t *testing.T) {
 		{name: "internal_subset_parameter_entity_declared_not_referenced", input: `<!DOCTYPE d [<!ENTITY % p "x">]><d>&bogus;</d>`, err: "1:36: " + noExternal},
 		{name: "internal_subset_percent_in_a_literal_or_comment_is_no_reference", input: `<!DOCTYPE d [<!ATTLIST d a CDATA "%p;"><!-- %p; --><?pi %p;?>]><d>&bogus;</d>`, err: "1:67: " + noExternal},
 		{name: "internal_subset_parameter_entity_reference", input: `<!DOCTYPE d [<!ENTITY % p SYSTEM "p.ent">%p;]><d>&bogus;</d>`, text: "&bogus;\n", warning: keptNote},
-		{name: "internal_subset_parameter_entity_reference_in_a_declaration", input: `<!DOCTYPE d [<!ENTITY % p "CDATA"><!ATTLIST d a %p; #IMPLIED>]><d>&bogus;</d>`, text: "&bogus;\n", warning: keptNote},
+		// WFC "PEs in Internal Subset".
+		{name: "internal_subset_parameter_entity_reference_in_a_declaration_is_not_well_formed", input: `<!DOCTYPE d [<!ENTITY % p "CDATA"><!ATTLIST d a %p; #IMPLIED>]><d>&bogus;</d>`,
+			err: "1:49: not well-formed XML: a parameter entity reference is not allowed inside a markup declaration of the internal subset"},
 		{name: "root_element_named_SYSTEM_is_no_external_subset", input: `<!DOCTYPE SYSTEM [<!ENTITY x "y">]><SYSTEM>&bogus;</SYSTEM>`, err: "1:44: " + noExternal},
 		{name: "external_subset_system", input: `<!DOCTYPE d SYSTEM "d.dtd"><d>a &bogus; b</d>`, text: "a &bogus; b\n", warning: keptNote},
 		{name: "external_subset_and_internal_subset", input: `<!DOCTYPE d SYSTEM "d.dtd" [<!ENTITY x "y">]><d>&x; &bogus;</d>`, text: "y &bogus;\n", warning: keptNote},
@@ -133,8 +135,8 @@ func TestEntityReferencesInReplacementTextAreExpanded(t *testing.T) {
 			warning: "1:66: warning: entity &x; (in the replacement text of &b;) is external: it is never loaded, and is kept as written"},
 		{name: "illegal_character_reference_in_replacement_text", input: `<!DOCTYPE d [<!ENTITY b "&#38;#0;">]><d>t &b;</d>`, text: "t\n",
 			err: "1:43: not well-formed XML: &#0; is not a legal character reference (in the replacement text of &b;)"},
-		{name: "illegal_character_reference_in_an_entity_value", input: `<!DOCTYPE d [<!ENTITY b "&#0;">]><d>t &b;</d>`, text: "t\n",
-			err: "1:39: not well-formed XML: &#0; is not a legal character reference (in the replacement text of &b;)"},
+		{name: "illegal_character_reference_in_an_entity_value", input: `<!DOCTYPE d [<!ENTITY b "&#0;">]><d>t &b;</d>`,
+			err: "1:26: not well-formed XML: &#0; is not a legal character reference (in an entity value)"},
 	}, Options{})
 }
 

@@ -51,6 +51,18 @@ func (x *Entities) Declare(doctype []byte, final bool) bool {
 	return true
 }
 
+// DoctypeError is the XML stage's error for a DOCTYPE declaration that is
+// not well-formed, given as its whole text ("<!DOCTYPE … >"), and the
+// offset in doctype where the XML stage reports it; nil if it is
+// well-formed (see checkDoctype for what is checked). The error wraps
+// ErrNotWellFormed.
+func DoctypeError(doctype []byte) (int, error) {
+	if bad := checkDoctype(doctype); bad != nil {
+		return bad.at, fmt.Errorf("%w: %s", ErrNotWellFormed, bad.msg)
+	}
+	return 0, nil
+}
+
 // XMLDeclaration reads the XML declaration's text, what stands between
 // "<?xml" and "?>": standalone="yes" requires every entity referred to to
 // be declared in the internal subset, as the XML stage reads it. (The XML

@@ -1112,6 +1112,9 @@ func (d *driver) directive(t []byte, raw, text []byte) error {
 		return &filter.PosError{Pos: d.pos, Err: err}
 	}
 	d.doctypeSeen = true
+	if at, err := DoctypeError(text); err != nil {
+		return &filter.PosError{Pos: d.walk().at(d.tokStart + int64(at)), Err: err}
+	}
 	dt := scanDoctype(text)
 	d.ents.declare(&dt)
 	d.declareDefaults(dt.defaults)
