@@ -881,6 +881,21 @@ func (c *Core) Toggle(d Dialects, marker string, off, on Switch) {
 	}
 	before := c.flat
 	st := &c.flatBy[k]
+	if again := off & *st; again != 0 {
+		// A marker of a span already open opens it again: an element
+		// region that opened since (robots-index) is outside it now, and
+		// the span, as the innermost region, decides again (SPEC 1.2).
+		// Its region record goes on.
+		c.seq++
+		for i := 0; i < 4; i++ {
+			if again&(1<<i) != 0 {
+				c.flatSeq[k][i] = c.seq
+			}
+		}
+		if again&NoIndex != 0 {
+			c.heldText.brk(c)
+		}
+	}
 	if opening := off &^ *st; opening != 0 {
 		c.seq++
 		for i := 0; i < 4; i++ {

@@ -16,21 +16,35 @@ type CommentMarker struct {
 	Unknown []string // googleoff/googleon flags that name nothing
 }
 
+// maxUnknownFlags bounds the unknown flags a marker reports (each is a
+// warning), however long its comment.
+const maxUnknownFlags = 10
+
 // ParseCommentMarker reads a comment's text (between "<!--" and "-->").
 // A marker whose flags are all unknown has a Dialect and no switches.
 func ParseCommentMarker(data []byte) CommentMarker {
 	data = bytes.TrimSpace(data)
-	if len(data) > 64 || len(data) < 7 {
+	if len(data) < 7 {
 		return CommentMarker{}
 	}
-	// Most comments are not markers: look before making a string.
+	// Most comments are not markers: look before making a string. A
+	// googleoff comment may be long (flags on several indented lines, a
+	// note after them): it is read whole, and only its text in messages is
+	// clipped.
 	switch data[0] | 0x20 {
-	case 'n', 'g', '/':
+	case 'n', '/':
+		if len(data) > len("/noindex") {
+			return CommentMarker{}
+		}
+	case 'g':
+		if !hasPrefixFold(data, "googleoff:") && !hasPrefixFold(data, "googleon:") {
+			return CommentMarker{}
+		}
 	default:
 		return CommentMarker{}
 	}
-	m := CommentMarker{Text: string(data)}
-	low := strings.ToLower(m.Text)
+	m := CommentMarker{Text: clip(string(data), 200)}
+	low := strings.ToLower(string(data))
 	switch low {
 	case "noindex":
 		m.Dialect, m.Off = DialectYandex, NoIndex
@@ -63,7 +77,9 @@ func ParseCommentMarker(data []byte) CommentMarker {
 		case "all":
 			sw |= NoIndex | NoAnchorText | NoArchive
 		default:
-			m.Unknown = append(m.Unknown, f)
+			if len(m.Unknown) < maxUnknownFlags {
+				m.Unknown = append(m.Unknown, clip(f, 80))
+			}
 		}
 	}
 	if on {

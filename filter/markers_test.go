@@ -2,6 +2,7 @@ package filter
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -19,7 +20,12 @@ func TestParseCommentMarkerReadsTheCommentDialects(t *testing.T) {
 		{"googleoff:", CommentMarker{Dialect: DialectGoogleOff, Text: "googleoff:"}},
 		{"noindex please", CommentMarker{}},
 		{"a comment", CommentMarker{}},
-		{"googleoff: index " + string(make([]byte, 60)), CommentMarker{}}, // longer than any marker
+		// A long marker is read whole: its flags count, the rest is unknown.
+		{"googleoff:\n" + strings.Repeat(" ", 56) + "index\n", CommentMarker{Dialect: DialectGoogleOff, Text: "googleoff:\n" + strings.Repeat(" ", 56) + "index", Off: NoIndex}},
+		{"googleoff: index, snippet (keep the navigation out of search)", CommentMarker{Dialect: DialectGoogleOff,
+			Text: "googleoff: index, snippet (keep the navigation out of search)", Off: NoIndex | NoArchive,
+			Unknown: []string{"(keep", "the", "navigation", "out", "of", "search)"}}},
+		{"noindexes", CommentMarker{}},
 	} {
 		if got := ParseCommentMarker([]byte(tc.comment)); fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("%q: %+v, want %+v", tc.comment, got, tc.want)

@@ -144,7 +144,13 @@ func atomSet(atoms ...a.Atom) map[a.Atom]bool {
 // both use it, so they agree by construction on what is text.
 func Classify(tag a.Atom, foreign bool) (layout filter.Layout, hidden bool) {
 	if foreign {
-		// SVG and MathML: text is text, except code.
+		// SVG and MathML: text is text, except code. The drawing or
+		// formula is a box of its own, as an img is, and so is a
+		// foreignObject: they separate words.
+		switch tag {
+		case a.Svg, a.Math, a.ForeignObject:
+			return filter.Cell, false
+		}
 		return filter.Inline, tag == a.Style || tag == a.Script
 	}
 	return classifyFlags(atomFlags.get(tag))

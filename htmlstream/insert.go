@@ -90,9 +90,9 @@ func (b *builder) element(el *filter.Element, n *node) {
 	} else if n.ns == nsSVG && n.atom == a.A {
 		switch {
 		case t.hasHref:
-			el.Link, el.Href = filter.LinkAnchor, t.href
+			el.Link, el.Href, el.Rel = filter.LinkAnchor, t.href, t.rel
 		case t.hasXlinkHref:
-			el.Link, el.Href = filter.LinkAnchor, t.xlinkHref
+			el.Link, el.Href, el.Rel = filter.LinkAnchor, t.xlinkHref, t.rel
 		}
 	}
 }

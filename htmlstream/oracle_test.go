@@ -183,9 +183,9 @@ func domElement(n *html.Node) filter.Element {
 		}
 	} else if n.Namespace == "svg" && x == a.A {
 		if hasHref {
-			el.Link, el.Href = filter.LinkAnchor, []byte(href)
+			el.Link, el.Href, el.Rel = filter.LinkAnchor, []byte(href), []byte(rel)
 		} else if xh, ok := domAttr(n, "xlink", "href"); ok {
-			el.Link, el.Href = filter.LinkAnchor, []byte(xh)
+			el.Link, el.Href, el.Rel = filter.LinkAnchor, []byte(xh), []byte(rel)
 		}
 	}
 	return el

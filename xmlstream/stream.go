@@ -752,7 +752,7 @@ func (d *driver) classify(f *frame, el *filter.Element, at *attrs) {
 	case ns == nsSVG || ns == nsMathML:
 		_, el.Hidden = htmlstream.Classify(atom.Lookup([]byte(local)), true)
 		if ns == nsSVG && local == "a" && at.hasHref {
-			link(filter.LinkAnchor, at.href, "")
+			link(filter.LinkAnchor, at.href, at.rel)
 		}
 	case isAtom(ns) && local == "link" && at.hasHref:
 		link(filter.LinkRef, at.href, at.rel)
@@ -771,7 +771,11 @@ func (d *driver) classify(f *frame, el *filter.Element, at *attrs) {
 		// only points. href means nothing on the other types.
 		switch at.xlinkType {
 		case "simple", "":
-			link(filter.LinkAnchor, at.xlinkHref, "")
+			rel := ""
+			if f.ns == nsSVG && f.local == "a" {
+				rel = at.rel // SVG 2's a has rel
+			}
+			link(filter.LinkAnchor, at.xlinkHref, rel)
 		case "locator":
 			link(filter.LinkRef, at.xlinkHref, "")
 		}
