@@ -35,7 +35,7 @@ type Options struct {
 	filter.Options
 	Format       Format
 	Charset      string // overrides charset detection
-	ContentType  string // an HTTP Content-Type header, for its charset
+	ContentType  string // an HTTP Content-Type header, for its charset (HTML and XML; Charset outranks it)
 	MaxDepth     int    // 0: the default nesting limit
 	MaxTokenSize int    // 0: the default token size limit
 }
@@ -55,7 +55,11 @@ var xmlRunner func(r io.Reader, core *filter.Core, opts Options) error
 // Process reads the document from r once and feeds every output in out.
 // The error is non-nil for unreadable input, exceeded limits and XML that
 // is not well-formed; everything before the failure has been written, and
-// the Result is returned in every case where the run started.
+// the Result is returned in every case where the run started. An output
+// that fails (a Write or a callback that returns an error) does not stop
+// the pass: the input is read to its end and the first such error is
+// returned. At the end Process flushes the phrase writers of out.Text and
+// out.ArchiveText (a second Flush does nothing).
 func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
 	core, err := filter.NewCore(opts.Options, out)
 	if err != nil {

@@ -2,6 +2,7 @@ package robofilter
 
 import (
 	"io"
+	"mime"
 
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/xmlstream"
@@ -14,7 +15,20 @@ func init() {
 		return xmlstream.Run(r, core, xmlstream.Options{
 			MaxDepth:     opts.MaxDepth,
 			MaxTokenSize: opts.MaxTokenSize,
-			Charset:      opts.Charset,
+			Charset:      xmlCharset(opts),
 		})
 	}
+}
+
+// xmlCharset is the charset a run names for XML: Charset, else the
+// Content-Type's charset parameter, which outranks the XML declaration
+// (RFC 7303 section 8.3), as Charset does.
+func xmlCharset(opts Options) string {
+	if opts.Charset != "" || opts.ContentType == "" {
+		return opts.Charset
+	}
+	if _, params, err := mime.ParseMediaType(opts.ContentType); err == nil {
+		return params["charset"]
+	}
+	return ""
 }

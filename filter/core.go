@@ -796,6 +796,9 @@ func (c *Core) text(s *Scope, b []byte, valid bool) {
 	if len(a.text) < MaxAnchorText {
 		room := MaxAnchorText - len(a.text)
 		if len(b) > room {
+			for room > 0 && !utf8.RuneStart(b[room]) {
+				room-- // cut between characters, never inside one
+			}
 			b = b[:room]
 			a.link.Truncated = true
 		}

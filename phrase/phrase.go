@@ -58,6 +58,7 @@ type Writer struct {
 	line    []byte
 	pending sep
 	started bool // a word has been written
+	flushed bool // Flush has ended the output
 	inLine  bool // the current line has a word
 	phrase  int
 	lineNo  int
@@ -340,8 +341,14 @@ func (w *Writer) emit() {
 }
 
 // Flush ends the output: one final newline if anything was written. The
-// Writer must not be used after Flush.
+// Writer must not be written to after Flush; Flush again does nothing
+// more (robofilter.Process and filter.Core.Finish flush the writers they
+// are given).
 func (w *Writer) Flush() error {
+	if w.flushed {
+		return w.err
+	}
+	w.flushed = true
 	if w.started {
 		if w.onLine != nil {
 			w.endLine()

@@ -1,0 +1,68 @@
+package robofilter
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/phrase"
+)
+
+// An HTTP Content-Type's charset reaches the XML stage as it reaches the
+// HTML one (RFC 7303: it outranks the XML declaration); Charset outranks it.
+func TestContentTypeCharsetDecodesXML(t *testing.T) {
+	src := "<?xml version=\"1.0\"?><r>caf\xe9</r>"
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"content_type_charset", Options{Format: XML, ContentType: "application/xml; charset=windows-1252"}, "café\n"},
+		{"charset_outranks_content_type", Options{Format: XML, Charset: "iso-8859-1", ContentType: "application/xml; charset=utf-8"}, "café\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := Filter(strings.NewReader(src), tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if doc.Text != tc.want {
+				t.Errorf("text %q, want %q", doc.Text, tc.want)
+			}
+		})
+	}
+}
+
+// Process flushes the writers it is given; a caller's own Flush after it,
+// as with text/tabwriter, adds nothing.
+func TestFlushAfterProcessAddsNothing(t *testing.T) {
+	var buf bytes.Buffer
+	w := phrase.NewWriter(&buf)
+	if _, err := Process(strings.NewReader("<p>a</p><p>b</p>"), Options{}, Outputs{Text: w}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := buf.String(); got != "a\nb\n" {
+		t.Errorf("text %q, want %q", got, "a\nb\n")
+	}
+}
+
+// Anchor text longer than filter.MaxAnchorText is cut between characters,
+// never inside one, and marked truncated.
+func TestAnchorTextIsCutBetweenCharacters(t *testing.T) {
+	src := "<a href=x>" + strings.Repeat("é", filter.MaxAnchorText/2-1) + "aééé</a>"
+	doc, err := Filter(strings.NewReader(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Links) != 1 {
+		t.Fatalf("%d links, want 1", len(doc.Links))
+	}
+	l := doc.Links[0]
+	if !l.Truncated || !utf8.ValidString(l.Text) || len(l.Text) > filter.MaxAnchorText || !strings.HasSuffix(l.Text, "a") {
+		t.Errorf("truncated %v, %d bytes, valid UTF-8 %v, ends %q", l.Truncated, len(l.Text), utf8.ValidString(l.Text), l.Text[len(l.Text)-3:])
+	}
+}
