@@ -608,6 +608,8 @@ func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
 		a.link.Followed, a.link.Reason = false, "empty href"
 	case isJavaScriptURL(a.raw[:a.hrefLen]):
 		a.link.Followed, a.link.Reason = false, "javascript: URL"
+	case !webScheme(a.raw[:a.hrefLen]):
+		a.link.Followed, a.link.Reason = false, "not a web page (a URL scheme other than http and https)"
 	case el.Tag == "link" && relNotAHyperlink(el.Rel):
 		a.link.Followed, a.link.Reason = false, "rel names a resource, not a page"
 	case c.docOff&NoFollow != 0:

@@ -502,6 +502,26 @@ func trimHref(b []byte) string {
 	return string(href)
 }
 
+// webScheme reports whether href is relative or names http or https: a
+// crawler fetches pages, not mail addresses, local files, data or other
+// protocols' resources (mailto:, file:, data:, tel:, ftp: …).
+func webScheme(href []byte) bool {
+	// A scheme is a letter, then letters, digits, '+', '-' or '.', then
+	// ':' (WHATWG URL); anything else before the first ':' makes the href
+	// relative.
+	for i, c := range href {
+		switch {
+		case c == ':':
+			return i == 0 || equalFoldASCII(href[:i], "http") || equalFoldASCII(href[:i], "https")
+		case c|0x20 >= 'a' && c|0x20 <= 'z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		default:
+			return true
+		}
+	}
+	return true
+}
+
 func isJavaScriptURL(href []byte) bool {
 	return len(href) >= 11 && href[0]|0x20 == 'j' && equalFoldASCII(href[:11], "javascript:")
 }
