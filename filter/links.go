@@ -398,7 +398,38 @@ func resolveSlow(base *url.URL, href string) (u, why string) {
 	if !ok {
 		return href, "no URL: the base " + base.String() + " takes no relative reference"
 	}
+	r.RawQuery = escapeQuery(r.RawQuery)
 	return r.String(), ""
+}
+
+// escapeQuery percent-encodes what net/url leaves raw in a query and the
+// WHATWG URL standard's query percent-encode set names: controls, space,
+// '"', '<', '>', DEL and bytes past ASCII, so that a URL written out is
+// one token (a space in "?q=a b" is "%20").
+func escapeQuery(q string) string {
+	i := 0
+	for i < len(q) && !queryEscapes(q[i]) {
+		i++
+	}
+	if i == len(q) {
+		return q
+	}
+	var b strings.Builder
+	b.WriteString(q[:i])
+	for ; i < len(q); i++ {
+		if c := q[i]; queryEscapes(c) {
+			b.WriteByte('%')
+			b.WriteByte("0123456789ABCDEF"[c>>4])
+			b.WriteByte("0123456789ABCDEF"[c&15])
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func queryEscapes(c byte) bool {
+	return c <= ' ' || c == '"' || c == '<' || c == '>' || c >= 0x7f
 }
 
 // repairHref percent-encodes the bytes of href that net/url rejects in a
