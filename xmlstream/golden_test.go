@@ -167,6 +167,7 @@ var goldenCases = []goldenCase{
 	{name: "xhtml_require_profile_honours_head_profile", input: `<html xmlns="http://www.w3.org/1999/xhtml"><head profile="http://example.org/xmdp/robots-profile#"></head><body><p class="robots-noindex">hidden</p><p>shown</p></body></html>`, fo: filter.Options{RequireProfile: true}},
 	{name: "xhtml_require_profile_class_on_html_counts_once_the_head_names_it", input: `<html xmlns="http://www.w3.org/1999/xhtml" class="robots-noindex"><head profile="http://example.org/xmdp/robots-profile#"><title>T</title></head><body><p>hidden</p><p class="robots-index">shown</p></body></html>`, fo: filter.Options{RequireProfile: true}},
 	{name: "xhtml_without_profile_under_require_profile", input: `<html xmlns="http://www.w3.org/1999/xhtml"><head></head><body><p class="robots-noindex">shown: no profile</p></body></html>`, fo: filter.Options{RequireProfile: true}},
+	{name: "yandex_noindex_tag_without_namespace", input: `<?xml version="1.0"?><r>a <noindex>hidden <b>x</b></noindex> b <n:noindex xmlns:n="urn:other">kept</n:noindex></r>`},
 	{name: "xhtml_yandex_noindex_tag", input: `<html xmlns="http://www.w3.org/1999/xhtml"><body><p>a <noindex>hidden <b>x</b></noindex> b</p></body></html>`},
 	{name: "xhtml_per_robot_classes", input: `<html xmlns="http://www.w3.org/1999/xhtml"><head><meta name="RobotExclusion.RobotName1" content="Foo Bot"/></head><body><p class="robots-noindex robot1-index">only robot 1</p></body></html>`, fo: filter.Options{Agent: "Foo Bot/1.0"}},
 

@@ -749,6 +749,8 @@ func (d *driver) classify(f *frame, el *filter.Element, at *attrs) {
 	switch ns, local := f.ns, f.local; {
 	case ns == nsXHTML:
 		d.xhtml(f, el, at)
+	case ns == "" && local == "noindex":
+		f.yandex = true // Yandex's tag, in a document without namespaces too
 	case ns == nsSVG || ns == nsMathML:
 		_, el.Hidden = htmlstream.Classify(atom.Lookup([]byte(local)), true)
 		if ns == nsSVG && local == "a" && at.hasHref {
