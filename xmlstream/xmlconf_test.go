@@ -161,8 +161,7 @@ func readXMLConf(manifest string) ([]xmlconfTest, error) {
 		}
 	}
 	var tests []xmlconfTest
-	var read func(src []byte, base string) error
-	read = func(src []byte, base string) error {
+	read := func(src []byte, base string) error {
 		d := xml.NewDecoder(bytes.NewReader(src))
 		d.Strict = false
 		var bases []string
@@ -230,9 +229,8 @@ func readXMLConf(manifest string) ([]xmlconfTest, error) {
 		if j < 0 {
 			break
 		}
-		name := string(body[i+1 : i+j])
+		part, ok := parts[string(body[i+1:i+j])]
 		body = body[i+j+1:]
-		part, ok := parts[name]
 		if !ok {
 			continue
 		}
