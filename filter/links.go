@@ -418,14 +418,19 @@ func escapeQuery(q string) string {
 	b.WriteString(q[:i])
 	for ; i < len(q); i++ {
 		if c := q[i]; queryEscapes(c) {
-			b.WriteByte('%')
-			b.WriteByte("0123456789ABCDEF"[c>>4])
-			b.WriteByte("0123456789ABCDEF"[c&15])
+			writePercent(&b, c)
 		} else {
 			b.WriteByte(c)
 		}
 	}
 	return b.String()
+}
+
+// writePercent writes c percent-encoded ("%20").
+func writePercent(b *strings.Builder, c byte) {
+	b.WriteByte('%')
+	b.WriteByte("0123456789ABCDEF"[c>>4])
+	b.WriteByte("0123456789ABCDEF"[c&15])
 }
 
 func queryEscapes(c byte) bool {
@@ -442,9 +447,7 @@ func repairHref(href string) string {
 		switch c := href[i]; {
 		case c == '%' && !(i+2 < len(href) && isHexDigit(href[i+1]) && isHexDigit(href[i+2])),
 			c <= ' ' || c == 0x7f:
-			b.WriteByte('%')
-			b.WriteByte("0123456789ABCDEF"[c>>4])
-			b.WriteByte("0123456789ABCDEF"[c&15])
+			writePercent(&b, c)
 		default:
 			b.WriteByte(c)
 		}
@@ -537,20 +540,8 @@ func trimHref(b []byte) string {
 // crawler fetches pages, not mail addresses, local files, data or other
 // protocols' resources (mailto:, file:, data:, tel:, ftp: …).
 func webScheme(href []byte) bool {
-	// A scheme is a letter, then letters, digits, '+', '-' or '.', then
-	// ':' (WHATWG URL); anything else before the first ':' makes the href
-	// relative.
-	for i, c := range href {
-		switch {
-		case c == ':':
-			return i == 0 || equalFoldASCII(href[:i], "http") || equalFoldASCII(href[:i], "https")
-		case c|0x20 >= 'a' && c|0x20 <= 'z':
-		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
-		default:
-			return true
-		}
-	}
-	return true
+	i := SchemeEnd(href)
+	return i < 0 || equalFoldASCII(href[:i], "http") || equalFoldASCII(href[:i], "https")
 }
 
 func isJavaScriptURL(href []byte) bool {
