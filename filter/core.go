@@ -886,28 +886,22 @@ func (c *Core) Toggle(d Dialects, marker string, off, on Switch) {
 	}
 	before := c.flat
 	st := &c.flatBy[k]
-	if again := off & *st; again != 0 {
-		// A marker of a span already open opens it again: an element
-		// region that opened since (robots-index) is outside it now, and
-		// the span, as the innermost region, decides again (SPEC 1.2).
-		// Its region record goes on.
+	if off != 0 {
+		// Every switch the marker turns off opens now, also one whose
+		// span was already open: an element region that opened since
+		// (robots-index) is outside it then, and the span, as the
+		// innermost region, decides again (SPEC 1.2).
 		c.seq++
 		for i := 0; i < 4; i++ {
-			if again&(1<<i) != 0 {
+			if off&(1<<i) != 0 {
 				c.flatSeq[k][i] = c.seq
 			}
-		}
-		if again&NoIndex != 0 {
-			c.heldText.brk(c)
 		}
 	}
+	if off&*st&NoIndex != 0 {
+		c.heldText.brk(c) // a span opened again: its region record goes on
+	}
 	if opening := off &^ *st; opening != 0 {
-		c.seq++
-		for i := 0; i < 4; i++ {
-			if opening&(1<<i) != 0 {
-				c.flatSeq[k][i] = c.seq
-			}
-		}
 		pos := c.position()
 		r := &Region{Dialect: dialectName(d), Marker: marker, Off: opening, Line: pos.Line, Col: pos.Col, start: pos}
 		for i := 0; i < 4; i++ {
@@ -979,10 +973,8 @@ func (c *Core) bodyContent() {
 	}
 	c.held = false
 	c.heldText.release(c)
-	for _, a := range c.queue {
-		if c.docOff&NoFollow != 0 && a.link.Followed {
-			a.link.Followed, a.link.Reason = false, "document nofollow"
-		}
+	if c.docOff&NoFollow != 0 {
+		c.unfollowQueued()
 	}
 	c.flushLinks()
 	if c.docOff&NoArchive != 0 && (c.out.Archive != nil || c.out.ArchiveText != nil) {
@@ -994,6 +986,17 @@ func (c *Core) bodyContent() {
 			c.archive.withhold()
 		} else {
 			c.archive.release()
+		}
+	}
+}
+
+// unfollowQueued marks the links not yet written (held, still open, or
+// queued behind an open one) as not followed under a document nofollow:
+// what is not written can still obey.
+func (c *Core) unfollowQueued() {
+	for _, a := range c.queue {
+		if a.link.Followed {
+			a.link.Followed, a.link.Reason = false, "document nofollow"
 		}
 	}
 }

@@ -74,14 +74,7 @@ func (c *Core) Apply(src DirectiveSource, ds []Directive, pos Pos) {
 		return
 	}
 	if newly&NoFollow != 0 {
-		// Links not yet written (one still open, whose anchor text goes
-		// on, and those queued behind it) are not followed either: what is
-		// not written can still obey.
-		for _, a := range c.queue {
-			if a.link.Followed {
-				a.link.Followed, a.link.Reason = false, "document nofollow"
-			}
-		}
+		c.unfollowQueued() // one still open, whose anchor text goes on, too
 	}
 	if c.written {
 		c.Warn(pos, "%s says %s after content was written: earlier content was already written, the rules apply from here on", src.Origin, newly)
