@@ -67,11 +67,7 @@ func (c *dtdChecker) current() string {
 	if c.eof() {
 		return "the end of the declaration"
 	}
-	r, _ := utf8.DecodeRune(c.b[c.i:])
-	if r < ' ' {
-		return fmt.Sprintf("%U", r)
-	}
-	return fmt.Sprintf("%q", r)
+	return quoteRune(c.b[c.i:])
 }
 
 // space steps over white space and reports whether there was any.

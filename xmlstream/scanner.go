@@ -1140,11 +1140,7 @@ func (z *scanner) declaration() error {
 // however the input arrived.
 func (z *scanner) quoteCurrent() string {
 	z.more(utf8.UTFMax)
-	r, _ := utf8.DecodeRune(z.buf[z.i:])
-	if r < ' ' {
-		return fmt.Sprintf("%U", r)
-	}
-	return fmt.Sprintf("%q", r)
+	return quoteRune(z.buf[z.i:])
 }
 
 // Names (XML 1.0 fifth edition, productions [4] and [4a]).
