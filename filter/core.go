@@ -261,6 +261,9 @@ func NewCore(opts Options, out Outputs) (*Core, error) {
 		c.dialects = AllDialects
 	}
 	if opts.Base != "" {
+		if len(opts.Base) > MaxBaseLen {
+			return nil, fmt.Errorf("base URL %q is longer than %d bytes", clip(opts.Base, 80), MaxBaseLen)
+		}
 		u, err := url.Parse(opts.Base)
 		if err != nil {
 			return nil, fmt.Errorf("base URL %q: %w", opts.Base, err)
@@ -636,6 +639,10 @@ func (c *Core) BaseHref(href []byte) {
 	}
 	c.baseSet = true
 	h := trimHref(href)
+	if len(h) > MaxBaseLen {
+		c.Warn(c.position(), "base href %q is longer than %d bytes; ignored", clip(h, 80), MaxBaseLen)
+		return
+	}
 	u, err := url.Parse(h)
 	if err != nil {
 		c.Warn(c.position(), "base href %q does not parse (%v); ignored", clip(h, 80), err)
@@ -649,6 +656,10 @@ func (c *Core) BaseHref(href []byte) {
 	r, ok := ResolveReference(c.base, u)
 	if !ok {
 		c.Warn(c.position(), "base href %q does not resolve against %s; ignored", clip(h, 80), c.base)
+		return
+	}
+	if n := len(r.String()); n > MaxBaseLen {
+		c.Warn(c.position(), "base href %q resolves to a URL of %d bytes, longer than %d; ignored", clip(h, 80), n, MaxBaseLen)
 		return
 	}
 	if c.resolved > 0 {

@@ -13,6 +13,13 @@ const (
 	DefaultMaxTokenSize = 16 << 20
 )
 
+// MaxBaseLen bounds a base URL (the document's, a <base href>, an
+// xml:base), as written and resolved: every relative link's URL repeats
+// its base, so a long one would multiply the links output (a 350 KB page
+// with one long base gave 2 GB of links). Browsers and crawlers take far
+// shorter URLs (sitemaps: 2,048 characters).
+const MaxBaseLen = 8 << 10
+
 // The limit errors, the same for every format; parsers return them wrapped
 // in a *PosError that says where the limit was exceeded.
 var (

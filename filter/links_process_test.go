@@ -196,3 +196,49 @@ func TestLateBaseHrefWarnsOfTheLinksBeforeIt(t *testing.T) {
 		})
 	}
 }
+
+// A base longer than filter.MaxBaseLen, as written or once resolved, is
+// ignored with a warning (every relative link would repeat it: a 350 KB page
+// with one long base gave 2 GB of links); a document URL that long is an
+// error before anything is read.
+func TestLongBaseIsIgnored(t *testing.T) {
+	long := strings.Repeat("d", filter.MaxBaseLen)
+	for _, c := range []struct {
+		name, base, page, url, warning string
+	}{
+		{"written", "https://a.example/p/q.html", `<base href="https://b.example/` + long + `/"><a href="y">y</a>`,
+			"https://a.example/p/y", "is longer than 8192 bytes; ignored"},
+		{"resolved", "https://a.example/" + long[:200] + "/", `<base href="` + long[:filter.MaxBaseLen-100] + `/"><a href="y">y</a>`,
+			"https://a.example/" + long[:200] + "/y", "resolves to a URL of 8312 bytes, longer than 8192; ignored"},
+		{"at the bound", "https://a.example/p/q.html", `<base href="https://b.example/` + long[:filter.MaxBaseLen-len("https://b.example//")] + `/"><a href="y">y</a>`,
+			"https://b.example/" + long[:filter.MaxBaseLen-len("https://b.example//")] + "/y", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var urls []string
+			opts := robofilter.Options{}
+			opts.Base = c.base
+			res, err := robofilter.Process(strings.NewReader(c.page), opts, robofilter.Outputs{Link: func(l filter.Link) error {
+				urls = append(urls, l.URL)
+				return nil
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(urls) != 1 || urls[0] != c.url {
+				t.Errorf("links %.120q, want %.120q", urls, c.url)
+			}
+			var warned []string
+			for _, w := range res.Warnings {
+				warned = append(warned, w.Message)
+			}
+			if c.warning == "" && len(warned) > 0 || c.warning != "" && (len(warned) != 1 || !strings.Contains(warned[0], c.warning)) {
+				t.Errorf("warnings %.200q, want one containing %q", warned, c.warning)
+			}
+		})
+	}
+	opts := robofilter.Options{}
+	opts.Base = "https://a.example/" + long
+	if _, err := robofilter.Process(strings.NewReader(`<a href="y">y</a>`), opts, robofilter.Outputs{}); err == nil || !strings.Contains(err.Error(), "is longer than 8192 bytes") {
+		t.Errorf("a document URL of %d bytes: error %v, want one saying it is too long", len(opts.Base), err)
+	}
+}
