@@ -264,9 +264,12 @@ func NewCore(opts Options, out Outputs) (*Core, error) {
 		if len(opts.Base) > MaxBaseLen {
 			return nil, fmt.Errorf("base URL %q is longer than %d bytes", clip(opts.Base, 80), MaxBaseLen)
 		}
-		u, err := url.Parse(opts.Base)
+		u, err := url.Parse(webHref(nil, opts.Base))
 		if err != nil {
 			return nil, fmt.Errorf("base URL %q: %w", opts.Base, err)
+		}
+		if why := normalizeWeb(u); why != "" {
+			return nil, fmt.Errorf("base URL %q: %s", opts.Base, strings.TrimPrefix(why, "no URL: "))
 		}
 		c.base = u
 	}
@@ -643,7 +646,7 @@ func (c *Core) BaseHref(href []byte) {
 		c.Warn(c.position(), "base href %q is longer than %d bytes; ignored", clip(h, 80), MaxBaseLen)
 		return
 	}
-	u, err := url.Parse(h)
+	u, err := url.Parse(webHref(c.base, h))
 	if err != nil {
 		c.Warn(c.position(), "base href %q does not parse (%v); ignored", clip(h, 80), err)
 		return
@@ -656,6 +659,10 @@ func (c *Core) BaseHref(href []byte) {
 	r, ok := ResolveReference(c.base, u)
 	if !ok {
 		c.Warn(c.position(), "base href %q does not resolve against %s; ignored", clip(h, 80), c.base)
+		return
+	}
+	if why := normalizeWeb(r); why != "" {
+		c.Warn(c.position(), "base href %q: %s; ignored", clip(h, 80), strings.TrimPrefix(why, "no URL: "))
 		return
 	}
 	if n := len(r.String()); n > MaxBaseLen {

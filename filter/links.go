@@ -273,9 +273,9 @@ func plainResolution(base *url.URL, href string, plain bool) (scheme, host strin
 	switch {
 	case strings.HasPrefix(href, "https://") || strings.HasPrefix(href, "http://"):
 		rest := href[strings.IndexByte(href, '/')+2:]
-		h := rest[:pathStart(rest)]
-		if h == "" || !plainHost(h) || h[0] == ':' || h[len(h)-1] == ':' {
-			return "", "", false
+		p := pathStart(rest)
+		if p == 0 || p == len(rest) || rest[p] != '/' || !plainHost(rest[:p]) {
+			return "", "", false // no host, no path ("/" to add), or a host to normalize
 		}
 		return "", "", true
 	case base == nil:
@@ -367,21 +367,23 @@ var urlPlainByte = func() (t [256]bool) {
 	return t
 }()
 
+// plainHost: a host the URL standard spells as it is written (lower
+// case, no port, not read as an IPv4 address).
 func plainHost(h string) bool {
 	for i := 0; i < len(h); i++ {
 		c := h[i]
-		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == ':') {
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.') {
 			return false
 		}
 	}
-	return true
+	return !endsInNumber(h) && !strings.Contains(h, "xn--")
 }
 
 // resolveSlow resolves href against base with net/url (ResolveReference).
 // When it cannot, the URL is the href and why says why the link is not
 // followed.
 func resolveSlow(base *url.URL, href string) (u, why string) {
-	ref, err := url.Parse(href)
+	ref, err := url.Parse(webHref(base, href))
 	if err != nil {
 		if base == nil {
 			return href, "" // no resolution: the href as written
@@ -390,13 +392,16 @@ func resolveSlow(base *url.URL, href string) (u, why string) {
 		// that starts no escape, a space or control byte, a colon in a
 		// relative path's first segment ("100%", "a b", "1:2").
 		var err2 error
-		if ref, err2 = url.Parse(repairHref(href)); err2 != nil {
+		if ref, err2 = url.Parse(repairHref(webHref(base, href))); err2 != nil {
 			return href, "no URL: " + err.Error()
 		}
 	}
 	r, ok := ResolveReference(base, ref)
 	if !ok {
 		return href, "no URL: the base " + base.String() + " takes no relative reference"
+	}
+	if why := normalizeWeb(r); why != "" {
+		return href, why
 	}
 	r.RawQuery = escapeQuery(r.RawQuery)
 	return r.String(), ""

@@ -1,0 +1,221 @@
+package filter
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/idna"
+)
+
+// net/url parses URLs by RFC 3986; browsers, and so the pages' authors,
+// by the WHATWG URL standard, which treats http and https ("special"
+// schemes) differently in ways that change where a link goes or how the
+// same URL is spelt. webHref and normalizeWeb bring the links output to
+// the standard's reading for those schemes: a crawler that deduplicates
+// URLs must see one spelling of each.
+
+// webHref rewrites an href as the URL standard reads it when it names
+// http(s), or is relative to an http(s) base, into the form net/url reads
+// the same way: a backslash before the query is a slash; the slashes (two
+// or more) before an authority are two; "http:x" against an http base is
+// the relative "x", and against any other base (or none) "http://x".
+func webHref(base *url.URL, href string) string {
+	if i := SchemeEnd(href); i >= 0 {
+		scheme := href[:i]
+		if !specialScheme(scheme) {
+			return href
+		}
+		rest := backslashesAsSlashes(href[i+1:])
+		if strings.HasPrefix(rest, "//") {
+			return scheme + "://" + strings.TrimLeft(rest, "/")
+		}
+		if base != nil && strings.EqualFold(base.Scheme, scheme) {
+			// The same special scheme and no authority: a reference
+			// relative to the base, however it is written.
+			if rest != "" && rest[0] != '/' && strings.IndexByte(rest[:pathStart(rest)], ':') >= 0 {
+				rest = "./" + rest // not a scheme
+			}
+			return rest
+		}
+		return scheme + "://" + strings.TrimLeft(rest, "/")
+	}
+	if base == nil || !specialScheme(base.Scheme) {
+		return href
+	}
+	href = backslashesAsSlashes(href)
+	if strings.HasPrefix(href, "//") {
+		return "//" + strings.TrimLeft(href, "/")
+	}
+	return href
+}
+
+func specialScheme(s string) bool {
+	return strings.EqualFold(s, "http") || strings.EqualFold(s, "https")
+}
+
+// backslashesAsSlashes turns the backslashes before the query or fragment
+// into slashes, as the URL standard reads them in a special URL.
+func backslashesAsSlashes(s string) string {
+	end := strings.IndexAny(s, "?#")
+	if end < 0 {
+		end = len(s)
+	}
+	if strings.IndexByte(s[:end], '\\') < 0 {
+		return s
+	}
+	return strings.ReplaceAll(s[:end], `\`, "/") + s[end:]
+}
+
+// normalizeWeb spells an http(s) URL as the URL standard serializes it:
+// the host lower-cased, an internationalized one in punycode, a numeric
+// one as a dotted IPv4 address; the scheme's default port dropped; an
+// empty path "/". It returns why the URL is no URL (a host that is none,
+// a port out of range), or "". Other schemes are left as they are.
+func normalizeWeb(u *url.URL) string {
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Opaque != "" {
+		return ""
+	}
+	host, port := u.Host, ""
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		host, port = host[:i], host[i+1:]
+	}
+	if host == "" {
+		return "no URL: no host"
+	}
+	host, why := webHost(host)
+	if why != "" {
+		return why
+	}
+	if port != "" {
+		n, err := strconv.ParseUint(port, 10, 32)
+		if err != nil || n > 65535 {
+			return fmt.Sprintf("no URL: port %q is out of range", port)
+		}
+		if port = strconv.FormatUint(n, 10); port == map[string]string{"http": "80", "https": "443"}[u.Scheme] {
+			port = ""
+		}
+	}
+	u.Host = host
+	if port != "" {
+		u.Host += ":" + port
+	}
+	if u.Path == "" {
+		u.Path, u.RawPath = "/", ""
+	}
+	return ""
+}
+
+// hostProfile is the URL standard's domain to ASCII (UTS #46 processing,
+// not transitional, no STD3 rules, no hyphen checks, no DNS lengths).
+var hostProfile = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.Transitional(false),
+	idna.StrictDomainName(false), idna.CheckHyphens(false), idna.VerifyDNSLength(false))
+
+// webHost is host (as net/url decodes it) in the URL standard's form, or
+// why it is not a host.
+func webHost(host string) (string, string) {
+	if host[0] == '[' {
+		return strings.ToLower(host), "" // an IPv6 literal, which net/url checked
+	}
+	ascii := true
+	for i := 0; i < len(host); i++ {
+		if host[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	h := host
+	if !ascii || strings.Contains(strings.ToLower(host), "xn--") {
+		var err error
+		if h, err = hostProfile.ToASCII(host); err != nil {
+			return "", fmt.Sprintf("no URL: host %q is not a domain name (%v)", clip(host, 80), err)
+		}
+	} else {
+		h = strings.ToLower(host)
+	}
+	for i := 0; i < len(h); i++ {
+		if c := h[i]; c <= ' ' || c == 0x7f || strings.IndexByte("#%/:<>?@[\\]^|", c) >= 0 {
+			return "", fmt.Sprintf("no URL: host %q has the character %q, which no host has", clip(host, 80), c)
+		}
+	}
+	if endsInNumber(h) {
+		ip, ok := parseIPv4(h)
+		if !ok {
+			return "", fmt.Sprintf("no URL: host %q ends in a number but is no IPv4 address", clip(host, 80))
+		}
+		h = ip
+	}
+	return h, ""
+}
+
+// endsInNumber: the host's last label (a final empty one aside) is a
+// number, so the URL standard reads the host as an IPv4 address.
+func endsInNumber(h string) bool {
+	parts := strings.Split(h, ".")
+	if parts[len(parts)-1] == "" {
+		if len(parts) == 1 {
+			return false
+		}
+		parts = parts[:len(parts)-1]
+	}
+	last := parts[len(parts)-1]
+	if last != "" && strings.Trim(last, "0123456789") == "" {
+		return true
+	}
+	_, ok := ipv4Number(last)
+	return ok
+}
+
+// parseIPv4 is the URL standard's IPv4 parser: up to four numbers
+// (decimal, 0x hex, 0 octal), the last filling the bytes the others leave.
+func parseIPv4(h string) (string, bool) {
+	parts := strings.Split(h, ".")
+	if parts[len(parts)-1] == "" && len(parts) > 1 {
+		parts = parts[:len(parts)-1]
+	}
+	if len(parts) > 4 {
+		return "", false
+	}
+	var ip uint64
+	for i, p := range parts {
+		n, ok := ipv4Number(p)
+		if !ok || p == "" {
+			return "", false
+		}
+		if i < len(parts)-1 {
+			if n > 255 {
+				return "", false
+			}
+			ip += n << (8 * (3 - i))
+		} else {
+			if n >= 1<<(8*(5-len(parts))) {
+				return "", false
+			}
+			ip += n
+		}
+	}
+	return fmt.Sprintf("%d.%d.%d.%d", ip>>24, ip>>16&255, ip>>8&255, ip&255), true
+}
+
+// ipv4Number reads one part of an IPv4 address: "0x" or "0X" then hex
+// digits (none is 0), "0" then octal digits, or decimal digits.
+func ipv4Number(p string) (uint64, bool) {
+	base := 10
+	switch {
+	case len(p) >= 2 && p[0] == '0' && p[1]|0x20 == 'x':
+		p, base = p[2:], 16
+		if p == "" {
+			return 0, true
+		}
+	case len(p) >= 2 && p[0] == '0':
+		p, base = p[1:], 8
+	case p == "":
+		return 0, false
+	}
+	n, err := strconv.ParseUint(p, base, 64)
+	if err != nil || n > 1<<32 {
+		return 0, false
+	}
+	return n, true
+}

@@ -1,0 +1,77 @@
+package filter
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// Links to http(s) resolve as browsers resolve them (the WHATWG URL
+// standard), not as RFC 3986 alone would, and come out in its spelling.
+func TestWebURLsResolveAsBrowsersDo(t *testing.T) {
+	base, _ := url.Parse("http://a.example/p/q.html")
+	for _, c := range []struct {
+		name, href, want, why string
+	}{
+		{"backslashes are slashes", `\x\y.html`, "http://a.example/x/y.html", ""},
+		{"backslashes climb", `..\x`, "http://a.example/x", ""},
+		{"backslash in the query stays", `?q=a\b`, `http://a.example/p/q.html?q=a\b`, ""},
+		{"scheme-relative with backslashes", `\\b.example\x`, "http://b.example/x", ""},
+		{"three slashes start an authority", "///b.example/x", "http://b.example/x", ""},
+		{"slashes after the scheme", "https:////b.example/x", "https://b.example/x", ""},
+		{"same scheme without slashes is relative", "http:y.html", "http://a.example/p/y.html", ""},
+		{"same scheme, a colon in the path", "http:y:z", "http://a.example/p/y:z", ""},
+		{"same scheme from the root", "http:/y", "http://a.example/y", ""},
+		{"another scheme without slashes names a host", "https:b.example/x", "https://b.example/x", ""},
+		{"host lower-cased, default port dropped", "http://B.Example:80/X", "http://b.example/X", ""},
+		{"https default port", "https://b.example:443", "https://b.example/", ""},
+		{"port with zeros", "http://b.example:0080/", "http://b.example/", ""},
+		{"another port kept", "http://b.example:8080", "http://b.example:8080/", ""},
+		{"empty port", "http://b.example:/x", "http://b.example/x", ""},
+		{"empty path is /", "http://a.example?q=1", "http://a.example/?q=1", ""},
+		{"internationalized host", "http://Bücher.example/x", "http://xn--bcher-kva.example/x", ""},
+		{"percent-encoded international host", "http://b%C3%BCcher.example/", "http://xn--bcher-kva.example/", ""},
+		{"hex and short IPv4", "http://0x7f.1/", "http://127.0.0.1/", ""},
+		{"one-number IPv4", "http://2130706433/", "http://127.0.0.1/", ""},
+		{"octal IPv4", "http://0177.0.0.01/", "http://127.0.0.1/", ""},
+		{"IPv6 lower-cased", "http://[::FFFF:1]:80/", "http://[::ffff:1]/", ""},
+		{"five numbers", "http://1.2.3.4.5/", "", "ends in a number but is no IPv4 address"},
+		{"IPv4 part too large", "http://256.1.1.1/", "", "ends in a number but is no IPv4 address"},
+		{"port out of range", "http://b.example:99999/", "", `port "99999" is out of range`},
+		{"no host", "http:///", "", "no host"},
+		{"a caret in a host", "http://a^b.example/", "", `invalid character "^" in host name`},
+		{"a caret mapped into a host", "http://a\uFF3Eb.example/", "", "which no host has"},
+		{"bad punycode", "http://xn--a.example/", "", "is not a domain name"},
+		{"other schemes untouched", "ftp://B.Example:21/", "ftp://B.Example:21/", ""},
+		{"path case kept", "http://a.example/A/B?C#D", "http://a.example/A/B?C#D", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, why := resolveSlow(base, c.href)
+			if c.why != "" {
+				if !strings.Contains(why, c.why) {
+					t.Errorf("%q: URL %q, reason %q, want a reason containing %q", c.href, got, why, c.why)
+				}
+				return
+			}
+			if got != c.want || why != "" {
+				t.Errorf("%q: URL %q (reason %q), want %q", c.href, got, why, c.want)
+			}
+		})
+	}
+}
+
+// Without a base, an http(s) URL with no slashes names its host; a
+// relative reference stays as written.
+func TestWebURLsWithoutABase(t *testing.T) {
+	for href, want := range map[string]string{
+		"http:foo":        "http://foo/",
+		"HTTPS:/Foo.Bar":  "https://foo.bar/",
+		`a\b.html`:        "a%5Cb.html", // as net/url writes it: nothing says it is http
+		"//B.example/x":   "//B.example/x",
+		"mailto:A@B.Test": "mailto:A@B.Test",
+	} {
+		if got, why := resolveSlow(nil, href); got != want || why != "" {
+			t.Errorf("%q: URL %q (reason %q), want %q", href, got, why, want)
+		}
+	}
+}
