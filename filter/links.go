@@ -251,7 +251,11 @@ func relNotAHyperlink(rel []byte) bool {
 	for _, f := range bytes.FieldsFunc(rel, func(r rune) bool { return r < 0x80 && isRelSep(byte(r)) }) {
 		switch asciiLower(string(f)) {
 		case "stylesheet", "icon", "shortcut", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon",
-			"preload", "modulepreload", "prefetch", "prerender", "dns-prefetch", "preconnect", "manifest", "pingback":
+			"preload", "modulepreload", "prefetch", "prerender", "dns-prefetch", "preconnect", "manifest", "pingback",
+			// Not in HTML's list, but common, and as much a resource: icons
+			// and start-up images, the image to show for a shared page,
+			// and blog editors' service descriptions.
+			"fluid-icon", "apple-touch-startup-image", "image_src", "edituri", "wlwmanifest":
 			return true
 		}
 	}

@@ -126,6 +126,12 @@ func TestRelTokensFoldOnlyASCIICase(t *testing.T) {
 		{"alternate,stylesheet", true}, // split on commas, as rel=nofollow is
 		{"preload,prefetch", true},
 		{"alternate", false},
+		{"fluid-icon", true},
+		{"image_src", true},
+		{"apple-touch-startup-image", true},
+		{"EditURI", true},
+		{"wlwmanifest", true},
+		{"canonical", false},
 	} {
 		if got := relNotAHyperlink([]byte(tc.rel)); got != tc.resource {
 			t.Errorf("relNotAHyperlink(%q) = %v", tc.rel, got)
