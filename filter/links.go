@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/robofilter/robofilter/phrase"
@@ -231,6 +232,9 @@ func relNoFollow(rel []byte) (reason string, ok bool) {
 		}
 		tok := rest[i:j]
 		rest = rest[j:]
+		if len(tok) > 0 && (tok[0] >= utf8.RuneSelf || tok[len(tok)-1] >= utf8.RuneSelf) {
+			tok = bytes.Trim(tok, curlyQuotes) // rel=”nofollow”, as pasted examples have it
+		}
 		for _, r := range [...]string{"rel=nofollow", "rel=ugc", "rel=sponsored"} {
 			if equalFoldASCII(tok, r[len("rel="):]) {
 				return r, true

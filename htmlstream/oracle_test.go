@@ -143,11 +143,37 @@ func domAttr(n *html.Node, ns, key string) (string, bool) {
 	return "", false
 }
 
+// domQuotedAttr is a class or rel value as the stream reads it: one a
+// typographic quote opened goes on over the value-less attributes after
+// it, up to the one that ends in the closing quote (keepAttr).
+func domQuotedAttr(n *html.Node, key string) (string, bool) {
+	for i, at := range n.Attr {
+		if at.Namespace != "" || at.Key != key {
+			continue
+		}
+		v := at.Val
+		if !opensTypographic([]byte(v)) || closesTypographic([]byte(v)) || len(v) < 3 {
+			return v, true
+		}
+		for _, next := range n.Attr[i+1:] {
+			if next.Namespace != "" || next.Val != "" {
+				break
+			}
+			v += " " + next.Key
+			if closesTypographic([]byte(next.Key)) {
+				break
+			}
+		}
+		return v, true
+	}
+	return "", false
+}
+
 // domElement describes a DOM element to the core as the stream's builder
 // describes the token that made it.
 func domElement(n *html.Node) filter.Element {
 	el := filter.Element{Tag: n.Data}
-	if v, ok := domAttr(n, "", "class"); ok {
+	if v, ok := domQuotedAttr(n, "class"); ok {
 		el.Class = []byte(v)
 	}
 	_, el.NoSnippet = domAttr(n, "", "data-nosnippet")
@@ -158,7 +184,7 @@ func domElement(n *html.Node) filter.Element {
 	}
 	el.Layout, el.Hidden = Classify(x, foreign)
 	href, hasHref := domAttr(n, "", "href")
-	rel, _ := domAttr(n, "", "rel")
+	rel, _ := domQuotedAttr(n, "rel")
 	if !foreign {
 		el.Inert = x == a.Template
 		el.Title = x == a.Title

@@ -129,6 +129,10 @@ type driver struct {
 	pendingStart, pendingEnd int
 	names                    nameCache    // tag names' atoms
 	interned                 filter.Names // unknown elements' names
+	// quoted is the class or rel value a typographic quote opened and no
+	// closing one has ended yet (see keepAttr); joined holds it.
+	quoted *[]byte
+	joined []byte
 }
 
 func (d *driver) token(tt html.TokenType) {

@@ -2,6 +2,7 @@ package htmlstream
 
 import (
 	"encoding/binary"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	a "golang.org/x/net/html/atom"
@@ -30,6 +31,7 @@ func (d *driver) readTag(tt html.TokenType) {
 	} else {
 		t.atom, t.name = d.names.lookup(d, name)
 	}
+	d.quoted = nil
 	for more { // never for an end tag: the tokenizer keeps none of its attributes
 		var k, v []byte
 		k, v, more = d.z.TagAttr()
@@ -113,18 +115,59 @@ func (d *driver) keepAttr(t *token, key, val []byte) {
 		}
 	}
 	t.attrs = append(t.attrs, attr{key: key, val: val})
+	if d.quoted != nil && d.quoteGoesOn(key, val) {
+		return
+	}
 	switch string(key) {
 	case "class":
 		t.class, t.hasClass = val, true
+		d.quoteOpens(&t.class)
 	case "href":
 		t.href, t.hasHref = val, true
 	case "src":
 		t.src, t.hasSrc = val, true
 	case "rel":
 		t.rel = val
+		d.quoteOpens(&t.rel)
 	case "xlink:href":
 		t.xlinkHref, t.hasXlinkHref = val, true
 	case "data-nosnippet":
 		t.noSnippet = true
 	}
+}
+
+// Examples pasted with typographic quotes (the profile's own, as
+// published: class=”robots-noindex”) do not quote for HTML: in
+// class=”a robots-noindex”, the tokenizer ends the value at the space and
+// reads robots-noindex” as an attribute of its own. quoteOpens and
+// quoteGoesOn join such a value back, up to the attribute that ends in
+// the closing quote; the core then strips the quotes from its tokens.
+func (d *driver) quoteOpens(v *[]byte) {
+	d.quoted = nil
+	if len(*v) >= 3 && (*v)[0] == 0xE2 && opensTypographic(*v) && !closesTypographic(*v) {
+		d.quoted = v
+	}
+}
+
+func (d *driver) quoteGoesOn(key, val []byte) bool {
+	if len(val) > 0 {
+		d.quoted = nil // a value of its own: an attribute, not a class token
+		return false
+	}
+	d.joined = append(append(append(d.joined[:0], *d.quoted...), ' '), key...)
+	*d.quoted = d.joined
+	if closesTypographic(key) {
+		d.quoted = nil
+	}
+	return true
+}
+
+func opensTypographic(v []byte) bool {
+	r, _ := utf8.DecodeRune(v)
+	return r == '\u201c' || r == '\u201d' || r == '\u2018' || r == '\u2019' || r == '\u201e'
+}
+
+func closesTypographic(v []byte) bool {
+	r, _ := utf8.DecodeLastRune(v)
+	return r == '\u201c' || r == '\u201d' || r == '\u2018' || r == '\u2019'
 }
