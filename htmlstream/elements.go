@@ -156,6 +156,16 @@ func Classify(tag a.Atom, foreign bool) (layout filter.Layout, hidden bool) {
 	return classifyFlags(atomFlags.get(tag))
 }
 
+// ClassifyForeign is Classify for an SVG or MathML element, which also
+// knows SVG's text element by name (it has no atom): each is a line of its
+// own, placed apart from the others, so it separates words.
+func ClassifyForeign(tag a.Atom, name string) (layout filter.Layout, hidden bool) {
+	if tag == 0 && name == "text" {
+		return filter.Cell, false
+	}
+	return Classify(tag, true)
+}
+
 func classifyFlags(f uint16) (layout filter.Layout, hidden bool) {
 	switch {
 	case f&flagBlock != 0:

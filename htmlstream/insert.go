@@ -63,7 +63,7 @@ func (b *builder) element(el *filter.Element, n *node) {
 	if n.ns == nsHTML {
 		el.Layout, el.Hidden = classifyFlags(n.flags)
 	} else {
-		el.Layout, el.Hidden = Classify(n.atom, true)
+		el.Layout, el.Hidden = ClassifyForeign(n.atom, n.name)
 	}
 	if n.ns == nsHTML {
 		el.Inert = n.atom == a.Template

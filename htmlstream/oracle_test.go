@@ -183,6 +183,9 @@ func domElement(n *html.Node) filter.Element {
 		x = a.Lookup([]byte(strings.ToLower(n.Data)))
 	}
 	el.Layout, el.Hidden = Classify(x, foreign)
+	if foreign {
+		el.Layout, el.Hidden = ClassifyForeign(x, n.Data)
+	}
 	href, hasHref := domAttr(n, "", "href")
 	rel, _ := domQuotedAttr(n, "rel")
 	if !foreign {
