@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"io"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -13,6 +14,28 @@ const (
 	EncodingUTF16LE = "UTF-16LE"
 	EncodingUTF16BE = "UTF-16BE"
 )
+
+// ReadLimit is how many bytes of a body Parse can use under opts: the
+// MaxBytes of text it reads come from at most twice as many bytes (UTF-16),
+// after a byte order mark, and the encoding is sniffed from the first 512.
+// A body that long or longer gives the same Robots as its first ReadLimit
+// bytes, the warning that the rest is ignored included.
+func ReadLimit(opts Options) int64 {
+	maxBytes := opts.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	return max(2*int64(maxBytes)+8, 512)
+}
+
+// ReadBody reads a robots.txt body from r for Parse or FromResponse: at
+// most ReadLimit(opts) bytes, whatever r holds, so that memory does not
+// grow with the file (a server may send gigabytes). The rest of r is left
+// unread; Parse still sees that the file was longer and warns that the rest
+// is ignored. Its error is r's, with what was read before it.
+func ReadBody(r io.Reader, opts Options) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(r, ReadLimit(opts)))
+}
 
 // utf8BOM is the UTF-8 byte order mark.
 var utf8BOM = [3]byte{0xEF, 0xBB, 0xBF}

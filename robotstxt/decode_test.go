@@ -1,6 +1,9 @@
 package robotstxt
 
 import (
+	"bytes"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -104,4 +107,81 @@ func TestSizeLimit(t *testing.T) {
 			t.Errorf("warnings = %v", w)
 		}
 	})
+}
+
+// endless is a robots.txt that never ends: a group, then the same rule for
+// ever. It counts what was read and fails past a tripwire, so that a
+// reader that does not stop fails the test rather than exhausting memory.
+type endless struct {
+	read, tripwire int64
+}
+
+func (e *endless) Read(p []byte) (int, error) {
+	const head, line = "User-agent: *\n", "Disallow: /private/\n"
+	if e.read >= e.tripwire {
+		return 0, fmt.Errorf("read %d bytes of an endless body: the reader does not stop", e.read)
+	}
+	n := 0
+	for n < len(p) {
+		var s string
+		if e.read+int64(n) < int64(len(head)) {
+			s = head[e.read+int64(n):]
+		} else {
+			s = line[(e.read+int64(n)-int64(len(head)))%int64(len(line)):]
+		}
+		n += copy(p[n:], s)
+	}
+	e.read += int64(n)
+	return n, nil
+}
+
+func TestReadBodyStopsAtTheLimit(t *testing.T) {
+	for _, opts := range []Options{{}, {MaxBytes: 100}, {MaxBytes: 1 << 20, Mode: V1}} {
+		src := &endless{tripwire: 64 << 20}
+		body, err := ReadBody(src, opts)
+		if err != nil {
+			t.Fatalf("%+v: %v", opts, err)
+		}
+		if src.read > ReadLimit(opts)+64<<10 || int64(len(body)) != ReadLimit(opts) {
+			t.Errorf("%+v: read %d bytes, kept %d; want %d", opts, src.read, len(body), ReadLimit(opts))
+		}
+		r := Parse(body, opts)
+		ws := r.Warnings()
+		if len(ws) != 1 || !strings.Contains(ws[0].Message, "the rest is ignored") {
+			t.Errorf("%+v: warnings %v", opts, ws)
+		}
+		if r.Allowed("FooBot", "/private/x") {
+			t.Errorf("%+v: the rules read were lost", opts)
+		}
+	}
+}
+
+// A body longer than ReadLimit parses as its first ReadLimit bytes do,
+// in every encoding: what ReadBody leaves unread makes no difference.
+func TestReadBodyKeepsWhatParseUses(t *testing.T) {
+	text := "User-agent: FooBot\nDisallow: /ツ/𝄞\r\nAllow: /a\n" + strings.Repeat("Disallow: /é𝄞x\n", 200)
+	bodies := map[string][]byte{
+		"UTF-8":             []byte(text),
+		"UTF-8 BOM":         append([]byte("\xEF\xBB\xBF"), text...),
+		"UTF-16LE BOM":      utf16Bytes(text, false, true),
+		"UTF-16BE BOM":      utf16Bytes(text, true, true),
+		"UTF-16LE sniffed":  utf16Bytes(text, false, false),
+		"UTF-16BE sniffed":  utf16Bytes(text, true, false),
+		"UTF-16LE BOM, odd": append(utf16Bytes(text, false, true), 'x'),
+	}
+	for name, body := range bodies {
+		for maxBytes := 1; maxBytes < 1500; maxBytes += 37 {
+			opts := Options{MaxBytes: maxBytes}
+			read, err := ReadBody(bytes.NewReader(body), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, cut := Parse(body, opts), Parse(read, opts)
+			if whole.Encoding() != cut.Encoding() || whole.Size() != cut.Size() || whole.Lines() != cut.Lines() ||
+				!reflect.DeepEqual(whole.Groups(), cut.Groups()) || !reflect.DeepEqual(whole.Warnings(), cut.Warnings()) {
+				t.Fatalf("%s, MaxBytes %d: the body read (%d of %d bytes) parses differently:\n%v %d %v\n%v %d %v", name, maxBytes, len(read), len(body),
+					whole.Encoding(), whole.Size(), whole.Warnings(), cut.Encoding(), cut.Size(), cut.Warnings())
+			}
+		}
+	}
 }

@@ -4,6 +4,8 @@
 // A file is parsed once, by [Parse] or [FromResponse], into a [Robots] value
 // that never fails to build: a line robofilter cannot use becomes a
 // [Warning] with its line number and the rest of the file still counts.
+// [ReadBody] reads a body only as far as it is parsed ([Options.MaxBytes]),
+// however long the file.
 // A Robots value is immutable and safe for concurrent use; [Robots.ForAgent]
 // returns the rules of one robot, compiled on first use, for matching many
 // URLs fast.

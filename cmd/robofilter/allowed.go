@@ -236,7 +236,7 @@ func loadAllowedRobots(c *cli.Context, opts robotstxt.Options) (*robotstxt.Robot
 	case name == "-" && c.NArg() == 0:
 		return nil, cli.Exit("allowed: robots.txt and the URLs cannot both come from stdin", exitUsage)
 	}
-	body, err := readRobotsFile(c, name)
+	body, err := readRobotsFile(c, name, opts)
 	if err != nil {
 		return nil, cli.Exit(err.Error(), exitFailure)
 	}

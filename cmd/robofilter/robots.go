@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"sort"
 	"strings"
@@ -44,12 +43,20 @@ func robotsOptions(c *cli.Context) (robotstxt.Options, error) {
 	return robotstxt.Options{Mode: mode}, nil
 }
 
-// readRobotsFile reads a robots.txt file; "-" is stdin.
-func readRobotsFile(c *cli.Context, name string) ([]byte, error) {
+// readRobotsFile reads a robots.txt file ("-" is stdin) as far as Parse
+// uses it (robotstxt.ReadBody): memory does not grow with the file, and
+// a file of gigabytes (or /dev/zero) is not read to its end. Parse then
+// warns that the rest is ignored.
+func readRobotsFile(c *cli.Context, name string, opts robotstxt.Options) ([]byte, error) {
 	if name == "-" {
-		return io.ReadAll(c.App.Reader)
+		return robotstxt.ReadBody(c.App.Reader, opts)
 	}
-	return os.ReadFile(name)
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return robotstxt.ReadBody(f, opts)
 }
 
 // printRobotsWarnings writes a file's warnings to stderr, unless --quiet,
@@ -85,7 +92,9 @@ user-agents, rules and extension fields (Crawl-delay, Request-rate, Visit-time,
 Comment, Robot-version), then the file-wide fields (Sitemap, Host, Clean-param),
 each with its line number. Every line that could not be used is reported on
 stderr as "robofilter: FILE:LINE:1: warning: why" (the first 1,000). UTF-8 and UTF-16 files are
-read, with or without a byte order mark.
+read, with or without a byte order mark. The first 512 KiB of text are parsed
+(RFC 9309 asks for 500 KiB at least) and no more is read; a warning says the
+rest of a longer file is ignored.
 
 An extension line between two User-agent lines concerns only the robots named
 above it; the report says so: "crawl-delay 10s (for mybot)".
@@ -112,7 +121,7 @@ func runRobots(c *cli.Context) error {
 	out := bufio.NewWriter(c.App.Writer)
 	status := exitOK
 	for _, name := range c.Args().Slice() {
-		body, err := readRobotsFile(c, name)
+		body, err := readRobotsFile(c, name, opts)
 		if err != nil {
 			fmt.Fprintf(c.App.ErrWriter, "robofilter: %v\n", err)
 			status = exitFailure

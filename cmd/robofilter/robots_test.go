@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf16"
+
+	"github.com/robofilter/robofilter/robotstxt"
 )
 
 const extensionsRobots = `Sitemap: https://example.com/sitemap.xml
@@ -150,5 +154,60 @@ func TestRobotsHelpHasExamples(t *testing.T) {
 	out, _, status := runRobotsCLI(t, "", "robots", "--help")
 	if status != exitOK || !strings.Contains(out, "Examples:") || !strings.Contains(out, "robofilter robots robots.txt") {
 		t.Errorf("status %d, help:\n%s", status, out)
+	}
+}
+
+// endlessRobots is a robots.txt on stdin that would go on for gigabytes: a
+// group, then the same rule again and again. It counts what was read and
+// fails past a tripwire, so that a command reading it whole fails the test
+// quickly rather than exhausting memory.
+type endlessRobots struct {
+	read, tripwire int64
+}
+
+func (e *endlessRobots) Read(p []byte) (int, error) {
+	const head, line = "User-agent: *\n", "Disallow: /private/\n"
+	if e.read >= e.tripwire {
+		return 0, fmt.Errorf("read %d bytes of an endless robots.txt", e.read)
+	}
+	n := 0
+	for n < len(p) {
+		if at := e.read + int64(n); at < int64(len(head)) {
+			n += copy(p[n:], head[at:])
+		} else {
+			n += copy(p[n:], line[(at-int64(len(head)))%int64(len(line)):])
+		}
+	}
+	e.read += int64(n)
+	return n, nil
+}
+
+// robots and allowed read robots.txt as far as it is parsed (SPEC 7: 500
+// KiB at least), not whole: memory does not grow with the file, and a
+// warning says the rest was ignored.
+func TestRobotsFileIsReadOnlyAsFarAsItIsParsed(t *testing.T) {
+	limit := robotstxt.ReadLimit(robotstxt.Options{})
+	for _, args := range [][]string{
+		{"robots", "-"},
+		{"robots", "--mode", "v1", "-"},
+		{"allowed", "--robots", "-", "--agent", "FooBot", "/private/x", "/public"},
+	} {
+		stdin := &endlessRobots{tripwire: 64 << 20}
+		var out, errb bytes.Buffer
+		status := run(append([]string{"robofilter"}, args...), stdin, &out, &errb)
+		wantStatus := exitOK
+		if args[0] == "allowed" {
+			wantStatus = exitDisallowed
+		}
+		if status != wantStatus || stdin.read > limit {
+			t.Errorf("%q: status %d, read %d bytes (at most %d wanted); stderr:\n%.500s", args, status, stdin.read, limit, errb.String())
+			continue
+		}
+		if !strings.Contains(errb.String(), ": warning: file longer than 524288 bytes: the rest is ignored\n") {
+			t.Errorf("%q: no warning that the rest was ignored; stderr:\n%.500s", args, errb.String())
+		}
+		if args[0] == "allowed" && out.String() != "disallowed\t/private/x\nallowed\t/public\n" {
+			t.Errorf("%q: stdout %q", args, out.String())
+		}
 	}
 }
