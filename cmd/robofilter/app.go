@@ -38,6 +38,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		// not a comma, separates values.
 		DisableSliceFlagSeparator: true,
 		Commands:                  commands(),
+		Action:                    noCommand,
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = usageError
@@ -55,6 +56,25 @@ func commands() []*cli.Command {
 		allowedCommand(),
 		robotsCommand(),
 	}
+}
+
+// noCommand runs when no command is named: the usage goes to stderr and
+// the status is 2, a usage error (SPEC section 6). `robofilter help` and
+// `robofilter help COMMAND` print the help --help prints, on stdout.
+func noCommand(c *cli.Context) error {
+	args := c.Args()
+	switch {
+	case args.Len() == 0:
+		cli.HelpPrinter(c.App.ErrWriter, cli.AppHelpTemplate, c.App)
+		return cli.Exit("no command given (see robofilter --help)", exitUsage)
+	case args.First() == "help" && args.Len() == 1:
+		return cli.ShowAppHelp(c)
+	case args.First() == "help" && c.App.Command(args.Get(1)) != nil:
+		return cli.ShowCommandHelp(c, args.Get(1))
+	case args.First() == "help":
+		return cli.Exit(fmt.Sprintf("no help for %q: it is no command (see robofilter --help)", args.Get(1)), exitUsage)
+	}
+	return cli.Exit(fmt.Sprintf("unknown command %q (see robofilter --help)", args.First()), exitUsage)
 }
 
 func usageError(_ *cli.Context, err error, _ bool) error {

@@ -178,6 +178,46 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 	}
 }
 
+// With no command, the usage goes to stderr and the status is 2 (SPEC 6:
+// a usage error), as for an unknown command or flag; --help, --version and
+// `help` print to stdout and exit 0.
+func TestNoCommandIsAUsageError(t *testing.T) {
+	help, _, _ := runCLI(t, "", "--help")
+	out, errOut, code := runCLI(t, "")
+	if code != exitUsage || out != "" || !strings.HasPrefix(errOut, help) || !strings.HasSuffix(errOut, "robofilter: no command given (see robofilter --help)\n") {
+		t.Errorf("no command: status %d, stdout %q, stderr %q; want 2, the usage on stderr", code, out, errOut)
+	}
+	for _, args := range [][]string{
+		{"--"},
+		{"no-such-command"},
+		{"no-such-command", "page.html"},
+		{"--no-such-flag"},
+		{"--no-such-flag", "text"},
+		{"help", "no-such-command"},
+		{"text", "--no-such-flag"},
+		{"links", "-", "--no-such-flag"},
+		{"allowed", "--robots", "-", "--agent", "x", "--no-such-flag", "/a"},
+		{"robots", "--no-such-flag", "-"},
+	} {
+		if out, errOut, code := runCLI(t, "", args...); code != exitUsage || out != "" || errOut == "" {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 2 and an error", args, code, out, errOut)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"help"}, help},
+		{[]string{"-h"}, help},
+		{[]string{"help", "robots"}, "robofilter robots - report what a robots.txt file says"},
+		{[]string{"--version"}, version},
+	} {
+		if out, errOut, code := runCLI(t, "", c.args...); code != exitOK || !strings.Contains(out, c.want) || errOut != "" {
+			t.Errorf("%q: status %d, stdout %q, stderr %q; want 0 and %q", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
 func TestLimitExceededIsAClearErrorWithPosition(t *testing.T) {
 	deep := strings.Repeat("<div>", 50) + "x"
 	_, errOut, code := runCLI(t, deep, "text", "--max-depth", "10")
