@@ -137,7 +137,7 @@ func runAllowed(c *cli.Context) error {
 			}
 		}
 	} else {
-		skipped, err := eachLine(c.App.Reader, maxURLLine, func(n int, line string) error {
+		skipped, err := eachLine(bareReadErrors{c.App.Reader}, maxURLLine, func(n int, line string) error {
 			if n == 1 {
 				line = strings.TrimPrefix(line, "\uFEFF") // a byte order mark is no part of a URL
 			}
@@ -151,7 +151,7 @@ func runAllowed(c *cli.Context) error {
 		})
 		if err != nil {
 			out.Flush()
-			return cli.Exit(fmt.Sprintf("reading URLs from stdin: %v", err), exitFailure)
+			return cli.Exit(fmt.Sprintf("-: error: reading URLs: %v", err), exitFailure)
 		}
 		if skipped {
 			if err := out.Flush(); err != nil {
@@ -238,7 +238,7 @@ func loadAllowedRobots(c *cli.Context, opts robotstxt.Options) (*robotstxt.Robot
 	}
 	body, err := readRobotsFile(c, name, opts)
 	if err != nil {
-		return nil, cli.Exit(err.Error(), exitFailure)
+		return nil, cli.Exit(fmt.Sprintf("%s: error: %v", name, err), exitFailure)
 	}
 	r := robotstxt.FromResponse(status, body, opts)
 	printRobotsWarnings(c, name, r)

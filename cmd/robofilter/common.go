@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/antchfx/xpath"
@@ -209,11 +210,11 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reade
 	for _, name := range names {
 		var r io.Reader
 		if name == "-" {
-			r = c.App.Reader
+			r = bareReadErrors{c.App.Reader}
 		} else {
-			f, err := os.Open(name)
+			f, err := openInput(name)
 			if err != nil {
-				fmt.Fprintf(rc.stderr, "robofilter: %v\n", err)
+				rc.reportError(name, err)
 				failed = true
 				if rc.jsonl {
 					// As for a file that fails while it is read: a
@@ -228,7 +229,7 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reade
 				}
 				continue
 			}
-			r = f
+			r = bareReadErrors{f}
 			defer f.Close()
 		}
 		var warn func(filter.Warning)
@@ -258,6 +259,48 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reade
 	return nil
 }
 
+// errIsDir is the error of a file argument that is a directory.
+var errIsDir = errors.New("is a directory")
+
+// openInput opens a file named on the command line; a directory is
+// refused here, as reading it would fail. Its error is the system's
+// without the "open NAME: " os puts before it: every error line about a
+// file starts with the file's name (robofilter: NAME: error: no such file
+// or directory).
+func openInput(name string) (*os.File, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, bareError(err)
+	}
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, errIsDir
+	}
+	return f, nil
+}
+
+// bareError drops the "op NAME: " of an error about a file (fs.PathError).
+func bareError(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// bareReadErrors reads a file (or stdin) whose read errors are reported
+// after its name, without the "read NAME: " os puts before them.
+type bareReadErrors struct{ io.Reader }
+
+func (r bareReadErrors) Read(p []byte) (int, error) {
+	n, err := r.Reader.Read(p)
+	if err != nil && err != io.EOF {
+		err = bareError(err)
+	}
+	return n, err
+}
+
+// reportError prints a file's error after its name, with the position in
+// the document when it has one: robofilter: NAME[:LINE:COL]: error: ….
 func (rc *runConfig) reportError(name string, err error) {
 	var pe *filter.PosError
 	if errors.As(err, &pe) {

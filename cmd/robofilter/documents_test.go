@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/robofilter/robofilter/filter"
@@ -140,6 +142,45 @@ func TestUnreadableFileIsReportedAndOthersStillProcessed(t *testing.T) {
 	}
 	if out != "fine\n" || !strings.Contains(errOut, "missing.html") {
 		t.Errorf("stdout %q, stderr %q", out, errOut)
+	}
+}
+
+// An unreadable file, missing or a directory, is reported in the one form
+// of error lines, "robofilter: FILE: error: why", without the "open FILE:"
+// the system adds; the other files are still processed and the status is
+// 1 (SPEC 6). An error with a position keeps its FILE:LINE:COL.
+func TestUnreadableFilesHaveTheErrorLineForm(t *testing.T) {
+	dir := t.TempDir()
+	missing, sub := filepath.Join(dir, "missing.html"), filepath.Join(dir, "sub")
+	bad, good, feed := filepath.Join(dir, "bad.xml"), filepath.Join(dir, "good.html"), filepath.Join(dir, "feed.xml")
+	os.Mkdir(sub, 0o755)
+	os.WriteFile(bad, []byte("<a>x<b></a>"), 0o644)
+	os.WriteFile(good, []byte("<p>fine <a href=/x>x</a></p>"), 0o644)
+	os.WriteFile(feed, []byte("<rss><channel><item><title>T</title></item></channel></rss>"), 0o644)
+	wantErr := "robofilter: " + missing + ": error: no such file or directory\n" +
+		"robofilter: " + sub + ": error: is a directory\n"
+	for _, c := range []struct {
+		args []string
+		out  string
+	}{
+		{[]string{"text", missing, sub, good}, "fine x\n"},
+		{[]string{"archive", missing, sub, good}, "<p>fine <a href=/x>x</a></p>"},
+		{[]string{"links", missing, sub, good}, "/x\n"},
+		{[]string{"check", missing, sub, good}, good + " (html, utf-8)\n"},
+		{[]string{"text", "--format", "jsonl", missing, sub, good}, `"error":"is a directory"}`},
+		{[]string{"text", "--records", "//item", missing, sub, feed}, `"title":"T"`},
+	} {
+		args := c.args
+		out, errOut, code := runCLI(t, "", args...)
+		if code != exitFailure || errOut != wantErr || !strings.Contains(out, c.out) {
+			t.Errorf("%q: status %d, stdout %q, stderr:\n%s\nwant 1, %q in stdout and stderr:\n%s", c.args, code, out, errOut, c.out, wantErr)
+		}
+	}
+	_, errOut, code := runCLI(t, "", "text", "--xml", missing, bad)
+	want := "robofilter: " + missing + ": error: no such file or directory\n" +
+		"robofilter: " + bad + ":1:8: error: not well-formed XML: element <b> (opened at 1:5) is closed by </a>\n"
+	if code != exitFailure || errOut != want {
+		t.Errorf("XML: status %d, stderr:\n%s\nwant:\n%s", code, errOut, want)
 	}
 }
 
@@ -547,5 +588,37 @@ func TestRecordCountsTheWarningsNotListed(t *testing.T) {
 	}
 	if len(rec.Warnings) != filter.MaxWarnings || rec.WarningsDropped != 7 {
 		t.Errorf("%d warnings, warnings_dropped %d; want %d and 7", len(rec.Warnings), rec.WarningsDropped, filter.MaxWarnings)
+	}
+}
+
+// failingStdin gives some bytes, then the error os gives for a read that
+// failed, with its "read /dev/stdin:".
+type failingStdin struct{ data string }
+
+func (f *failingStdin) Read(p []byte) (int, error) {
+	if f.data == "" {
+		return 0, &fs.PathError{Op: "read", Path: "/dev/stdin", Err: syscall.EIO}
+	}
+	n := copy(p, f.data)
+	f.data = f.data[n:]
+	return n, nil
+}
+
+// A read that fails is reported after the input's name, once: without the
+// "read /dev/stdin:" of the system's error.
+func TestReadErrorNamesTheInputOnce(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"text"}, "robofilter: -: error: reading: input/output error\n"},
+		{[]string{"robots", "-"}, "robofilter: -: error: input/output error\n"},
+		{[]string{"allowed", "--robots", writeRobotsFile(t, "User-agent: *\n"), "--agent", "x"}, "robofilter: -: error: reading URLs: input/output error\n"},
+	} {
+		var out, errb bytes.Buffer
+		code := run(append([]string{"robofilter"}, c.args...), &failingStdin{data: "/fine\n"}, &out, &errb)
+		if code != exitFailure || errb.String() != c.want {
+			t.Errorf("%q: status %d, stderr %q, want 1 and %q", c.args, code, errb.String(), c.want)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 
@@ -47,16 +46,17 @@ func robotsOptions(c *cli.Context) (robotstxt.Options, error) {
 // uses it (robotstxt.ReadBody): memory does not grow with the file, and
 // a file of gigabytes (or /dev/zero) is not read to its end. Parse then
 // warns that the rest is ignored.
+// Its error comes without the file's name, which the caller puts first.
 func readRobotsFile(c *cli.Context, name string, opts robotstxt.Options) ([]byte, error) {
 	if name == "-" {
-		return robotstxt.ReadBody(c.App.Reader, opts)
+		return robotstxt.ReadBody(bareReadErrors{c.App.Reader}, opts)
 	}
-	f, err := os.Open(name)
+	f, err := openInput(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return robotstxt.ReadBody(f, opts)
+	return robotstxt.ReadBody(bareReadErrors{f}, opts)
 }
 
 // printRobotsWarnings writes a file's warnings to stderr, unless --quiet,
@@ -123,7 +123,11 @@ func runRobots(c *cli.Context) error {
 	for _, name := range c.Args().Slice() {
 		body, err := readRobotsFile(c, name, opts)
 		if err != nil {
-			fmt.Fprintf(c.App.ErrWriter, "robofilter: %v\n", err)
+			// The reports before it come first, as they were read.
+			if err := out.Flush(); err != nil {
+				return cli.Exit(fmt.Sprintf("writing output: %v", err), exitFailure)
+			}
+			fmt.Fprintf(c.App.ErrWriter, "robofilter: %s: error: %v\n", name, err)
 			status = exitFailure
 			continue
 		}

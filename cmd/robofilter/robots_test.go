@@ -136,6 +136,27 @@ func TestRobotsUnreadableFileIsReportedAndOthersStillProcessed(t *testing.T) {
 	}
 }
 
+// robots and allowed report an unreadable robots.txt as the document
+// commands report a file: "robofilter: FILE: error: why", exit 1.
+func TestRobotsUnreadableFileHasTheErrorLineForm(t *testing.T) {
+	good := writeRobotsFile(t, "User-agent: *\nDisallow: /x\n")
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.txt")
+	out, errOut, status := runRobotsCLI(t, "", "robots", missing, dir, good)
+	want := "robofilter: " + missing + ": error: no such file or directory\n" +
+		"robofilter: " + dir + ": error: is a directory\n"
+	if status != exitFailure || errOut != want || !strings.HasPrefix(out, "file "+good) {
+		t.Errorf("robots: status %d, stdout:\n%s\nstderr:\n%s\nwant:\n%s", status, out, errOut, want)
+	}
+	for _, name := range []string{missing, dir} {
+		out, errOut, status := runRobotsCLI(t, "", "allowed", "--robots", name, "--agent", "x", "/a")
+		want := "robofilter: " + name + ": error: " + pick(name == dir, "is a directory", "no such file or directory") + "\n"
+		if status != exitFailure || errOut != want || out != "" {
+			t.Errorf("allowed: status %d, stdout %q, stderr %q, want %q", status, out, errOut, want)
+		}
+	}
+}
+
 func TestRobotsUsageErrors(t *testing.T) {
 	cases := [][]string{
 		{"robots"},
