@@ -52,6 +52,22 @@ func ExampleFromResponse() {
 	// 0 false
 }
 
+// A 304 Not Modified answer to a conditional request means the copy
+// already cached is still in force: keep using it.
+func ExampleRobots_NotModified() {
+	opts := robotstxt.Options{}
+	cached := robotstxt.FromResponse(200, []byte("User-agent: *\nDisallow: /tmp/\n"), opts)
+	r := robotstxt.FromResponse(304, nil, opts)
+	fmt.Println(r.NotModified(), r.Decide("FooBot", "/index.html"))
+	if r.NotModified() {
+		r = cached
+	}
+	fmt.Println(r.Allowed("FooBot", "/index.html"), r.Allowed("FooBot", "/tmp/a"))
+	// Output:
+	// true HTTP status 304: not modified, the cached copy is in force: use it; everything is disallowed until then
+	// true false
+}
+
 // The first-record, first-match rules of the 1996 draft, on the Mary's
 // Antiques example of "HTTP: The Definitive Guide".
 func ExampleParse_v1() {

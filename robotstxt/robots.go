@@ -152,6 +152,7 @@ const (
 	verdictRules       verdict = iota // the body's rules decide
 	verdictAllowAll                   // the file is unavailable (4xx): no restriction
 	verdictDisallowAll                // unreachable (5xx, network failure): complete disallow
+	verdictNotModified                // 304: the caller's cached copy is in force; disallow until it is used
 )
 
 // Robots is a parsed robots.txt file. It is immutable and safe for
@@ -435,7 +436,7 @@ func (a *AgentRules) decide(path string, slash bool) Decision {
 	switch r.verdict {
 	case verdictAllowAll:
 		return Decision{Allowed: true, Reason: ReasonStatus, Status: r.status}
-	case verdictDisallowAll:
+	case verdictDisallowAll, verdictNotModified:
 		return Decision{Allowed: false, Reason: ReasonStatus, Status: r.status}
 	}
 	set := a.rules()

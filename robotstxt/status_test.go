@@ -24,6 +24,11 @@ func TestFromResponse(t *testing.T) {
 		{"429 allows everything under RFC 9309", 429, RFC9309, "/x", true, ReasonStatus},
 		{"429 is a server error for Google", 429, Google, "/x", false, ReasonStatus},
 		{"3xx left unresolved allows everything", 301, RFC9309, "/x", true, ReasonStatus},
+		{"307 left unresolved allows everything", 307, V1, "/x", true, ReasonStatus},
+		{"304 does not allow everything", 304, RFC9309, "/public", false, ReasonStatus},
+		{"304 disallows in v1 too", 304, V1, "/public", false, ReasonStatus},
+		{"304 disallows in Google mode too", 304, Google, "/public", false, ReasonStatus},
+		{"robots.txt stays allowed on 304", 304, RFC9309, "/robots.txt", true, ReasonRobotsTxt},
 		{"500 disallows everything", 500, RFC9309, "/x", false, ReasonStatus},
 		{"503 disallows everything", 503, V1, "/x", false, ReasonStatus},
 		{"unreachable disallows everything", StatusUnreachable, RFC9309, "/x", false, ReasonStatus},
@@ -52,5 +57,30 @@ func TestStatusDecisionText(t *testing.T) {
 	}
 	if got := FromResponse(403, nil, Options{Mode: V1}).Decide("x", "/a").String(); got != "HTTP status 403: access to the site is forbidden, everything is disallowed" {
 		t.Errorf("403 v1: %q", got)
+	}
+}
+
+// 304 Not Modified holds no robots.txt: the caller's cached copy is in
+// force. FromResponse cannot know it, so it says so (NotModified) and
+// allows nothing meanwhile, with or without a body, rather than allow all
+// as for an unavailable file.
+func TestFromResponseNotModified(t *testing.T) {
+	for _, body := range [][]byte{nil, {}, []byte("User-agent: *\nAllow: /\n")} {
+		r := FromResponse(304, body, Options{})
+		d := r.Decide("FooBot", "/index.html")
+		if !r.NotModified() || d.Allowed || d.Reason != ReasonStatus || d.Status != 304 {
+			t.Errorf("304 with body %q: NotModified %v, %v (%v)", body, r.NotModified(), d.Allowed, d)
+		}
+		if want := "HTTP status 304: not modified, the cached copy is in force: use it; everything is disallowed until then"; d.String() != want {
+			t.Errorf("304: %q, want %q", d, want)
+		}
+	}
+	for _, status := range []int{200, 301, 302, 307, 308, 404, 503, StatusUnreachable} {
+		if FromResponse(status, nil, Options{}).NotModified() {
+			t.Errorf("%d: NotModified", status)
+		}
+	}
+	if Parse(nil, Options{}).NotModified() {
+		t.Error("Parse: NotModified")
 	}
 }

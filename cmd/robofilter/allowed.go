@@ -18,7 +18,7 @@ func allowedCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "robots", Usage: "robots.txt `FILE` (- for stdin, when the URLs are arguments)"},
 		&cli.StringFlag{Name: "agent", Required: true, Usage: "the robot's product token, e.g. `FooBot`"},
-		&cli.StringFlag{Name: "status", Usage: "HTTP status `CODE` the robots.txt fetch got, or \"unreachable\": 2xx reads --robots, 304 too (the copy still in force), other 3xx and 4xx allow all (v1: 401 and 403 disallow all), 5xx and unreachable disallow all"},
+		&cli.StringFlag{Name: "status", Usage: "HTTP status `CODE` the robots.txt fetch got, or \"unreachable\": 2xx reads --robots, 304 too (the copy still in force, which it needs), other 3xx and 4xx allow all (v1: 401 and 403 disallow all), 5xx and unreachable disallow all"},
 		&cli.BoolFlag{Name: "explain", Usage: "add the deciding rule with its line number, or the reason"},
 	}
 	return &cli.Command{
@@ -223,8 +223,14 @@ func loadAllowedRobots(c *cli.Context, opts robotstxt.Options) (*robotstxt.Robot
 		}
 		status = code
 	}
-	if status == 304 && name != "" {
-		status = 200 // Not Modified: the file given is the copy still in force
+	if status == 304 {
+		// Not Modified: the copy cached before is still in force, and only
+		// the caller has it. Without it nothing can be answered; allowing
+		// everything would be wrong.
+		if name == "" {
+			return nil, cli.Exit("allowed: --status 304 (Not Modified) needs --robots FILE, the copy still in force", exitUsage)
+		}
+		status = 200
 	}
 	if status < 200 || status > 299 {
 		// The fetch outcome alone decides: any file given is not read.

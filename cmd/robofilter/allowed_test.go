@@ -226,8 +226,10 @@ func TestAllowedNotModifiedReadsTheFileGiven(t *testing.T) {
 	if out, _, _ := runRobotsCLI(t, "", "allowed", "--robots", robots, "--agent", "FooBot", "--status", "304", "/private/a"); out != "disallowed\t/private/a\n" {
 		t.Errorf("304 with the cached file: %q", out)
 	}
-	if out, _, _ := runRobotsCLI(t, "", "allowed", "--agent", "FooBot", "--status", "304", "/private/a"); out != "allowed\t/private/a\n" {
-		t.Errorf("304 without a file: %q", out)
+	// Without the copy nothing can be answered: allowing all is wrong.
+	if out, errOut, status := runRobotsCLI(t, "", "allowed", "--agent", "FooBot", "--status", "304", "/private/a"); out != "" || status != exitUsage ||
+		errOut != "robofilter: allowed: --status 304 (Not Modified) needs --robots FILE, the copy still in force\n" {
+		t.Errorf("304 without a file: status %d, stdout %q, stderr %q", status, out, errOut)
 	}
 }
 
