@@ -89,7 +89,7 @@ func defaultExpectation(c conformanceCase) (allowed bool, why string) {
 	if why, ok := rfcNormalisationCases[c.Name]; ok {
 		return !c.Allowed, why
 	}
-	if path, slash := pathOf(c.URL); !slash && isRobotsTxt([]byte(path)) {
+	if path, slash := requestPath(c.URL); !slash && isRobotsTxt([]byte(path)) {
 		return true, "RFC 9309 2.2.2: /robots.txt is implicitly allowed"
 	}
 	return c.Allowed, "allowed"

@@ -58,7 +58,7 @@ func FuzzParseAndMatch(f *testing.F) {
 // tried in turn. ok is false where it does not apply (2.0 records, and the
 // cases decided before any rule is read).
 func ruleByRule(r *Robots, rules *AgentRules, url string) (allowed, ok bool) {
-	path, slash := pathOf(url)
+	path, slash := requestPath(url)
 	if slash {
 		path = "/" + path
 	}

@@ -336,3 +336,53 @@ func TestPathOf(t *testing.T) {
 		}
 	}
 }
+
+// A path without its leading "/" is read from the root by Decide and
+// Allowed, in every mode, as DecidePath reads it: "private/x.html" is
+// "/private/x.html", not a host "private" and a path "/x.html". Only a
+// scheme with "://", or "//", starts a host. Deciding allocates nothing.
+func TestDecideReadsABarePathFromTheRoot(t *testing.T) {
+	const robots = "User-agent: *\nDisallow: /private/\nDisallow: /example.com/\n"
+	cases := []struct {
+		url     string
+		allowed bool
+		line    int
+	}{
+		{"private/x.html", false, 2},
+		{"private/x.html#top", false, 2},
+		{"private/x.html?u=https://example.com/a", false, 2},
+		{"example.com/a", false, 3},
+		{"private", true, 0},
+		{"x.html", true, 0},
+		{"/private/x.html", false, 2},
+		{"https://example.com/private/x.html", false, 2},
+		{"HTTP://EXAMPLE.COM/private/x.html", false, 2},
+		{"//example.com/private/x.html", false, 2},
+		{"svn+ssh.1-a://host/private/x", false, 2},
+		{"https://example.com/x.html", true, 0},
+		{"1http://host/x", true, 0},   // no scheme: a path
+		{"mailto:private/x", true, 0}, // no "//": a path, "/mailto:private/x"
+	}
+	for _, mode := range []Mode{RFC9309, Google, V1} {
+		r := Parse([]byte(robots), Options{Mode: mode})
+		rules := r.ForAgent("FooBot")
+		for _, c := range cases {
+			d := rules.Decide(c.url)
+			line := 0
+			if d.Rule != nil {
+				line = d.Rule.Line
+			}
+			if d.Allowed != c.allowed || line != c.line || r.Allowed("FooBot", c.url) != c.allowed {
+				t.Errorf("%s: %q: %v (%v), want %v by line %d", mode, c.url, d.Allowed, d, c.allowed, c.line)
+			}
+			if !hasAuthority(c.url) {
+				if p := rules.DecidePath(c.url); p != d {
+					t.Errorf("%s: %q: Decide %v, DecidePath %v", mode, c.url, d, p)
+				}
+			}
+		}
+		if n := testing.AllocsPerRun(100, func() { rules.Decide("private/x.html") }); n != 0 {
+			t.Errorf("%s: Decide of a bare path allocates %v times", mode, n)
+		}
+	}
+}

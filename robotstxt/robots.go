@@ -227,8 +227,9 @@ func (r *Robots) CleanParams() []CleanParam { return r.cleanParams }
 // Warnings returns the lines that could not be used, in line order.
 func (r *Robots) Warnings() []Warning { return r.warnings }
 
-// Allowed reports whether the robot named agent may fetch url. url may be
-// absolute or a path; only its path and query count.
+// Allowed reports whether the robot named agent may fetch url: an absolute
+// URL, of which only the path and query count, or a path, read from the
+// root with or without its leading "/" (see AgentRules.Decide).
 func (r *Robots) Allowed(agent, url string) bool {
 	return r.ForAgent(agent).Allowed(url)
 }
@@ -402,13 +403,18 @@ func (a *AgentRules) Groups() []*Group {
 	return gs
 }
 
-// Allowed reports whether the robot may fetch url (absolute, or a path
-// starting with "/"; only its path and query count).
+// Allowed reports whether the robot may fetch url: an absolute URL or a
+// path, read as Decide reads it.
 func (a *AgentRules) Allowed(url string) bool { return a.Decide(url).Allowed }
 
-// Decide returns the verdict for url with its reason.
+// Decide returns the verdict for url with its reason. url is an absolute
+// URL ("https://example.com/a?b", "//example.com/a"), of which only the
+// path and query count, or a path, which is read from the root whether or
+// not it starts with "/": "private/x.html" is "/private/x.html", never a
+// host "private" with a path "/x.html". Only a URL with a scheme and "://",
+// or one starting with "//", has a host. A fragment ("#…") never counts.
 func (a *AgentRules) Decide(url string) Decision {
-	path, slash := pathOf(url)
+	path, slash := requestPath(url)
 	return a.decide(path, slash)
 }
 
@@ -456,6 +462,40 @@ func (a *AgentRules) decide(path string, slash bool) Decision {
 func isRobotsTxt(path []byte) bool {
 	const p = "/robots.txt"
 	return len(path) >= len(p) && string(path[:len(p)]) == p && (len(path) == len(p) || path[len(p)] == '?')
+}
+
+// requestPath returns what the rules are matched against in the url given
+// to Decide, and whether a "/" must be put in front: pathOf's for a URL
+// with a host, else the path itself up to any "#".
+func requestPath(url string) (path string, slash bool) {
+	if hasAuthority(url) {
+		return pathOf(url)
+	}
+	if i := strings.IndexByte(url, '#'); i >= 0 {
+		url = url[:i]
+	}
+	return url, !strings.HasPrefix(url, "/")
+}
+
+// hasAuthority reports whether url names a host: it starts with "//" or
+// with a scheme (RFC 3986: a letter, then letters, digits, "+", "-" and
+// ".") and "://".
+func hasAuthority(url string) bool {
+	if strings.HasPrefix(url, "//") {
+		return true
+	}
+	for i := 0; i < len(url); i++ {
+		c := url[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return strings.HasPrefix(url[i+1:], "//")
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // pathOf returns the path, parameters and query of a URL, which is what

@@ -94,17 +94,12 @@ func runAllowed(c *cli.Context) error {
 	enc.SetEscapeHTML(false)
 	anyDisallowed := false
 	check := func(url, at string) error {
-		var d robotstxt.Decision
-		if hasScheme(url) || strings.HasPrefix(url, "/") {
-			d = rules.Decide(url)
-		} else {
-			// Neither a URL nor a path from the root: Decide would read its
-			// first segment as a host. A path is what was meant.
-			if !c.Bool("quiet") {
-				fmt.Fprintf(c.App.ErrWriter, "robofilter: %s: warning: %q is neither an absolute URL nor a path starting with \"/\"; read as a path\n", at, url)
-			}
-			d = rules.DecidePath(url)
+		if !hasScheme(url) && !strings.HasPrefix(url, "/") && !c.Bool("quiet") {
+			// Neither a URL nor a path from the root: Decide reads it as a
+			// path from the root, which is most likely what was meant.
+			fmt.Fprintf(c.App.ErrWriter, "robofilter: %s: warning: %q is neither an absolute URL nor a path starting with \"/\"; read as a path\n", at, url)
 		}
+		d := rules.Decide(url)
 		anyDisallowed = anyDisallowed || !d.Allowed
 		if jsonl {
 			v := jsonVerdict{URL: url, Allowed: d.Allowed}
