@@ -386,3 +386,44 @@ func TestDecideReadsABarePathFromTheRoot(t *testing.T) {
 		}
 	}
 }
+
+// v1: an empty Disallow means everything may be retrieved (the 1994
+// standard and the 1996 draft; README: the seed's first example reads it
+// the other way, and is not followed). A record whose only rule is an empty
+// Disallow allows every URL, and it is still the robot's record, so a
+// later "*" record does not apply. Beside other Disallow lines, before or
+// after them, an empty one forbids nothing and allows nothing they forbid:
+// it is no rule that matches, so the first-match search goes on past it.
+func TestV1EmptyDisallow(t *testing.T) {
+	cases := []struct {
+		name, robots, agent, url string
+		allowed                  bool
+		line                     int // the deciding rule's, 0 for none
+	}{
+		{"only an empty Disallow", "User-agent: *\nDisallow:\n", "FooBot", "/private/x", true, 0},
+		{"only an empty Disallow, the root", "User-agent: *\nDisallow:\n", "FooBot", "/", true, 0},
+		{"only an empty Disallow, a query", "User-agent: *\nDisallow:   # nothing\n", "FooBot", "/a?b=c", true, 0},
+		{"the robot's record with an empty Disallow, before a * record", "User-agent: FooBot\nDisallow:\n\nUser-agent: *\nDisallow: /\n", "FooBot", "/x", true, 0},
+		{"other robots take the * record", "User-agent: FooBot\nDisallow:\n\nUser-agent: *\nDisallow: /\n", "BarBot", "/x", false, 5},
+		{"the seed's first example: other robots", "User-Agent: slurp\nUser-Agent: webcrawler\nDisallow: /private\n\nUser-Agent: *\nDisallow:\n", "NosyBot", "/private/x", true, 0},
+		{"the seed's first example: slurp", "User-Agent: slurp\nUser-Agent: webcrawler\nDisallow: /private\n\nUser-Agent: *\nDisallow:\n", "Slurp/2.0", "/private/x", false, 3},
+		{"empty Disallow first, then one that matches", "User-agent: *\nDisallow:\nDisallow: /private\n", "FooBot", "/private/x", false, 3},
+		{"empty Disallow first, a URL no other line forbids", "User-agent: *\nDisallow:\nDisallow: /private\n", "FooBot", "/public/x", true, 0},
+		{"empty Disallow last, then one that matches", "User-agent: *\nDisallow: /private\nDisallow:\n", "FooBot", "/private/x", false, 2},
+		{"empty Disallow last, a URL no other line forbids", "User-agent: *\nDisallow: /private\nDisallow:\n", "FooBot", "/public/x", true, 0},
+		{"empty Disallow between two", "User-agent: *\nDisallow: /a\nDisallow:\nDisallow: /b\n", "FooBot", "/b", false, 4},
+		{"an Allow before still decides first", "User-agent: *\nDisallow:\nAllow: /private/ok\nDisallow: /private\n", "FooBot", "/private/ok/x", true, 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := Parse([]byte(c.robots), Options{Mode: V1}).Decide(c.agent, c.url)
+			line := 0
+			if d.Rule != nil {
+				line = d.Rule.Line
+			}
+			if d.Allowed != c.allowed || line != c.line {
+				t.Errorf("%q %q: %v (%v), want %v by line %d\n%s", c.agent, c.url, d.Allowed, d, c.allowed, c.line, c.robots)
+			}
+		})
+	}
+}

@@ -221,6 +221,21 @@ func TestAllowedReadsARelativePathFromTheRoot(t *testing.T) {
 	}
 }
 
+// --mode v1: an empty Disallow means everything may be retrieved, for the
+// robot whose record it is (the * record does not apply to it); beside a
+// non-empty Disallow it forbids nothing and allows nothing that line forbids.
+func TestAllowedV1EmptyDisallow(t *testing.T) {
+	robots := writeRobotsFile(t, "User-agent: FooBot\nDisallow:\n\nUser-agent: *\nDisallow:\nDisallow: /private\n")
+	out, _, status := runRobotsCLI(t, "", "allowed", "--mode", "v1", "--explain", "--robots", robots, "--agent", "FooBot", "/private/x", "/")
+	if want := "allowed\t/private/x\tno rule matched\nallowed\t/\tno rule matched\n"; status != exitOK || out != want {
+		t.Errorf("FooBot: status %d, stdout %q, want %q", status, out, want)
+	}
+	out, _, status = runRobotsCLI(t, "", "allowed", "--mode", "v1", "--explain", "--robots", robots, "--agent", "BarBot", "/private/x", "/public")
+	if want := "disallowed\t/private/x\tline 6: Disallow: /private (first match)\nallowed\t/public\tno rule matched\n"; status != exitDisallowed || out != want {
+		t.Errorf("BarBot: status %d, stdout %q, want %q", status, out, want)
+	}
+}
+
 func TestAllowedNotModifiedReadsTheFileGiven(t *testing.T) {
 	robots := writeRobotsFile(t, "User-agent: *\nDisallow: /private/\n")
 	if out, _, _ := runRobotsCLI(t, "", "allowed", "--robots", robots, "--agent", "FooBot", "--status", "304", "/private/a"); out != "disallowed\t/private/a\n" {
