@@ -31,6 +31,7 @@ func FuzzParseAndMatch(f *testing.F) {
 	f.Add([]byte("User-agent: FooBot\nRobot-version: 2.0\nAllow: */index.html\nDisallow: *.shtml\n"), "FooBot", "/x/index.html")
 	f.Add([]byte("\xEF\xBBuser agent FooBot\ndissallow /\n"), "foobot", "/")
 	f.Add([]byte("\xFF\xFEU\x00s\x00e\x00r\x00"), "x", "/robots.txt")
+	f.Add([]byte("User-agent: *\nDisallow: /private/\n"), "FooBot", "private/x.html#top")
 	f.Fuzz(func(t *testing.T, body []byte, agent, url string) {
 		for _, mode := range []Mode{RFC9309, Google, V1} {
 			r := Parse(body, Options{Mode: mode})
@@ -38,6 +39,12 @@ func FuzzParseAndMatch(f *testing.F) {
 			d := rules.Decide(url)
 			if again := r.Decide(agent, url); again != d {
 				t.Fatalf("%s: two decisions differ: %v, %v", mode, d, again)
+			}
+			if !hasAuthority(url) {
+				// A URL without a host is a path, read from the root.
+				if p := rules.DecidePath(url); p != d {
+					t.Fatalf("%s: %q: Decide %v, DecidePath %v", mode, url, d, p)
+				}
 			}
 			if d.Rule != nil && (d.Rule.Line < 1 || d.Rule.Line > r.Lines()) {
 				t.Fatalf("%s: deciding rule on line %d of %d", mode, d.Rule.Line, r.Lines())
