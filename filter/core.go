@@ -975,6 +975,9 @@ func dialectName(d Dialects) string {
 // Pos is the position of the current token.
 func (c *Core) Pos() Pos { return c.position() }
 
+// Dialects are the dialects in effect (Options.Dialects, or all of them).
+func (c *Core) Dialects() Dialects { return c.dialects }
+
 // EndHead says the head has ended. What the head held (the title's text,
 // head links, the archive bytes so far) stays held until the first body
 // content (text or a link), so a robots META before any of it, even one

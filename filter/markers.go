@@ -14,6 +14,10 @@ type CommentMarker struct {
 	Text    string   // the comment's text, trimmed: "googleoff: index"
 	Off, On Switch   // what it turns off, and back on
 	Unknown []string // googleoff/googleon flags that name nothing
+	// NearMiss: the comment starts as a googleoff or googleon marker but
+	// is none ("googleoff index", without the colon); Dialect is 0, and
+	// the reader warns: its author meant a region that does not apply.
+	NearMiss bool
 }
 
 // maxUnknownFlags bounds the unknown flags a marker reports (each is a
@@ -38,7 +42,7 @@ func ParseCommentMarker(data []byte) CommentMarker {
 		}
 	case 'g':
 		if !hasPrefixFold(data, "googleoff:") && !hasPrefixFold(data, "googleon:") {
-			return CommentMarker{}
+			return CommentMarker{NearMiss: nearMiss(data), Text: clip(string(data), 200)}
 		}
 	default:
 		return CommentMarker{}
@@ -88,4 +92,21 @@ func ParseCommentMarker(data []byte) CommentMarker {
 		m.Off = sw
 	}
 	return m
+}
+
+// nearMiss: data starts with the word googleoff or googleon, not followed
+// by the colon a marker has ("googleoff index", "googleon = all",
+// "googleoff"), but not by more letters either ("googleoffice").
+func nearMiss(data []byte) bool {
+	for _, w := range [...]string{"googleoff", "googleon"} {
+		if hasPrefixFold(data, w) {
+			rest := data[len(w):]
+			return len(rest) == 0 || !(asciiAlnum(rest[0]) || rest[0] == '_')
+		}
+	}
+	return false
+}
+
+func asciiAlnum(c byte) bool {
+	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
 }

@@ -26,6 +26,12 @@ func TestParseCommentMarkerReadsTheCommentDialects(t *testing.T) {
 			Text: "googleoff: index, snippet (keep the navigation out of search)", Off: NoIndex | NoArchive,
 			Unknown: []string{"(keep", "the", "navigation", "out", "of", "search)"}}},
 		{"noindexes", CommentMarker{}},
+		// Near misses are no markers, but say so (the reader warns).
+		{"googleoff index", CommentMarker{Text: "googleoff index", NearMiss: true}},
+		{"GoogleOn = all", CommentMarker{Text: "GoogleOn = all", NearMiss: true}},
+		{"googleoff", CommentMarker{Text: "googleoff", NearMiss: true}},
+		{"googleoffice party", CommentMarker{Text: "googleoffice party"}},
+		{"google analytics", CommentMarker{Text: "google analytics"}},
 	} {
 		if got := ParseCommentMarker([]byte(tc.comment)); fmt.Sprint(got) != fmt.Sprint(tc.want) {
 			t.Errorf("%q: %+v, want %+v", tc.comment, got, tc.want)

@@ -388,6 +388,9 @@ func (d *driver) eof() {
 // same there.
 func CommentMarker(c *filter.Core, data []byte) {
 	m := filter.ParseCommentMarker(data)
+	if m.NearMiss && c.Dialects()&filter.DialectGoogleOff != 0 {
+		c.Warn(c.Pos(), "comment %q is no googleoff/googleon marker (they read \"googleoff: FLAGS\"); ignored", "<!--"+m.Text+"-->")
+	}
 	if m.Dialect == 0 {
 		return
 	}
