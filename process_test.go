@@ -66,3 +66,22 @@ func TestAnchorTextIsCutBetweenCharacters(t *testing.T) {
 		t.Errorf("truncated %v, %d bytes, valid UTF-8 %v, ends %q", l.Truncated, len(l.Text), utf8.ValidString(l.Text), l.Text[len(l.Text)-3:])
 	}
 }
+
+// Enumerated options outside their values are errors before anything is
+// read: Dialects of unknown bits alone used to turn every dialect off.
+func TestUnknownOptionValuesAreErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts Options
+		want string
+	}{
+		{"dialects", Options{Options: filter.Options{Dialects: 1 << 7}}, "unknown dialect bits 0x80"},
+		{"dialects beside known ones", Options{Options: filter.Options{Dialects: filter.DialectProfile | 1<<6}}, "unknown dialect bits 0x40"},
+		{"format", Options{Format: 7}, "unknown format 7"},
+	} {
+		_, err := Process(strings.NewReader(`<p class="robots-noindex">x</p>`), tc.opts, Outputs{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -61,6 +61,9 @@ var xmlRunner func(r io.Reader, core *filter.Core, opts Options) error
 // returned. At the end Process flushes the phrase writers of out.Text and
 // out.ArchiveText (a second Flush does nothing).
 func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
+	if opts.Format != Auto && opts.Format != HTML && opts.Format != XML {
+		return nil, fmt.Errorf("unknown format %d in Options.Format", opts.Format)
+	}
 	core, err := filter.NewCore(opts.Options, out)
 	if err != nil {
 		return nil, err

@@ -256,6 +256,10 @@ type Core struct {
 
 // NewCore starts a run. X-Robots-Tag values apply before anything is read.
 func NewCore(opts Options, out Outputs) (*Core, error) {
+	if unknown := opts.Dialects &^ AllDialects; unknown != 0 {
+		// Dialects of unknown bits alone would turn every dialect off.
+		return nil, fmt.Errorf("unknown dialect bits %#x in Options.Dialects", uint8(unknown))
+	}
 	c := &Core{opts: opts, out: out, dialects: opts.Dialects, pos: StartPos, held: true}
 	if c.dialects == 0 {
 		c.dialects = AllDialects
