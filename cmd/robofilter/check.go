@@ -1,6 +1,7 @@
 package main
 
 import (
+	"container/heap"
 	"fmt"
 	"io"
 	"sort"
@@ -37,17 +38,42 @@ func runCheck(c *cli.Context) error {
 		return err
 	}
 	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
-		var regions []filter.Region
+		var regions regionHeap
 		var links []filter.Link
-		out := robofilter.Outputs{
-			Warning: warn, // on stderr too, as every command's
-			Region:  func(r filter.Region) error { regions = append(regions, r); return nil },
-			Link: func(l filter.Link) error {
-				if !l.Followed {
-					links = append(links, l)
+		regionsDropped, linksDropped := 0, 0
+		out := robofilter.Outputs{Warning: warn} // on stderr too, as every command's
+		if rc.jsonl {
+			// Records go out as they come (regions as they end), so that
+			// memory does not grow with the document.
+			out.Region = func(r filter.Region) error { return rc.record(regionOf(name, r)) }
+			out.Link = func(l filter.Link) error {
+				if l.Followed {
+					return nil
+				}
+				return rc.record(linkRecord{Type: "link", File: name, Link: l})
+			}
+		} else {
+			// The report lists regions in the order they start, and it is
+			// written at the end (the directives come first): it keeps the
+			// first maxReported of each, and counts the rest.
+			out.Region = func(r filter.Region) error {
+				heap.Push(&regions, r)
+				if regions.Len() > maxReported {
+					heap.Pop(&regions)
+					regionsDropped++
 				}
 				return nil
-			},
+			}
+			out.Link = func(l filter.Link) error {
+				switch {
+				case l.Followed:
+				case len(links) < maxReported:
+					links = append(links, l)
+				default:
+					linksDropped++
+				}
+				return nil
+			}
 		}
 		res, err := robofilter.Process(r, rc.opts, out)
 		if res == nil {
@@ -69,31 +95,51 @@ func runCheck(c *cli.Context) error {
 			}
 			res.AddWarning(w)
 		}
-		sort.SliceStable(regions, func(i, j int) bool {
-			if regions[i].Line != regions[j].Line {
-				return regions[i].Line < regions[j].Line
-			}
-			return regions[i].Col < regions[j].Col
-		})
 		if rc.jsonl {
-			for _, r := range regions {
-				if werr := rc.record(regionOf(name, r)); werr != nil {
-					return res, werr
-				}
-			}
-			for _, l := range links {
-				if werr := rc.record(linkRecord{Type: "link", File: name, Link: l}); werr != nil {
-					return res, werr
-				}
-			}
 			return res, rc.writeDocument(name, res, err)
 		}
-		writeReport(rc.stdout, name, res, regions, links)
+		sort.SliceStable(regions, func(i, j int) bool { return startsBefore(regions[i], regions[j]) })
+		writeReport(rc.stdout, name, res, reported{regions, regionsDropped, links, linksDropped})
 		return res, err
 	})
 }
 
-func writeReport(w io.Writer, name string, res *robofilter.Result, regions []filter.Region, links []filter.Link) {
+// maxReported bounds the regions and the links not followed that the check
+// report lists, as MaxWarnings bounds the warnings.
+const maxReported = 10_000
+
+// reported is what the report lists, and how many more there were.
+type reported struct {
+	regions        []filter.Region
+	regionsDropped int
+	links          []filter.Link
+	linksDropped   int
+}
+
+// regionHeap keeps the regions that start first: its top is the one that
+// starts last, the one to drop when there are too many.
+type regionHeap []filter.Region
+
+func (h regionHeap) Len() int           { return len(h) }
+func (h regionHeap) Less(i, j int) bool { return startsBefore(h[j], h[i]) }
+func (h regionHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *regionHeap) Push(x any)        { *h = append(*h, x.(filter.Region)) }
+func (h *regionHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+func startsBefore(a, b filter.Region) bool {
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Col < b.Col
+}
+
+func writeReport(w io.Writer, name string, res *robofilter.Result, rep reported) {
+	regions, links := rep.regions, rep.links
 	d := res.Directives
 	fmt.Fprintf(w, "%s (%s", name, res.Format)
 	if res.Charset != "" {
@@ -111,7 +157,7 @@ func writeReport(w io.Writer, name string, res *robofilter.Result, regions []fil
 	if d.SourcesDropped > 0 {
 		fmt.Fprintf(w, "    and %d more sources, not listed\n", d.SourcesDropped)
 	}
-	fmt.Fprintf(w, "  regions: %d\n", len(regions))
+	fmt.Fprintf(w, "  regions: %d\n", len(regions)+rep.regionsDropped)
 	for _, r := range regions {
 		off, on := r.Switches()
 		sw := ""
@@ -127,7 +173,10 @@ func writeReport(w io.Writer, name string, res *robofilter.Result, regions []fil
 		}
 		fmt.Fprintf(w, "    %d:%d-%d:%d  %s%s  %s  (%s, %d bytes)\n", r.Line, r.Col, r.EndLine, r.EndCol, tag, r.Marker, sw, r.Dialect, r.Size)
 	}
-	fmt.Fprintf(w, "  links not followed: %d\n", len(links))
+	if rep.regionsDropped > 0 {
+		fmt.Fprintf(w, "    and %d more regions, not listed (at most %d are)\n", rep.regionsDropped, maxReported)
+	}
+	fmt.Fprintf(w, "  links not followed: %d\n", len(links)+rep.linksDropped)
 	for _, l := range links {
 		cause := ""
 		if l.Cause != nil {
@@ -138,6 +187,9 @@ func writeReport(w io.Writer, name string, res *robofilter.Result, regions []fil
 			url = fmt.Sprintf("<%s href=%q>", l.Tag, l.Href)
 		}
 		fmt.Fprintf(w, "    %d:%d  %s  %s%s\n", l.Line, l.Col, url, l.Reason, cause)
+	}
+	if rep.linksDropped > 0 {
+		fmt.Fprintf(w, "    and %d more, not listed (at most %d are)\n", rep.linksDropped, maxReported)
 	}
 	fmt.Fprintf(w, "  warnings: %d\n", len(res.Warnings)+res.WarningsDropped)
 	for _, x := range res.Warnings {

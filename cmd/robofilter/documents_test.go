@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -620,5 +622,45 @@ func TestReadErrorNamesTheInputOnce(t *testing.T) {
 		if code != exitFailure || errb.String() != c.want {
 			t.Errorf("%q: status %d, stderr %q, want 1 and %q", c.args, code, errb.String(), c.want)
 		}
+	}
+}
+
+// The check report keeps at most maxReported regions (those that start
+// first) and links not followed, and counts the rest, so that its memory
+// does not grow with the document; JSON Lines records go out as they come.
+func TestCheckReportBoundsWhatItLists(t *testing.T) {
+	const extra = 7
+	var b strings.Builder
+	// Nested regions end in the reverse order of their starts: the ones
+	// listed must still be those that start first.
+	b.WriteString(strings.Repeat(`<div class="robots-noindex">`, maxReported+extra))
+	b.WriteString(strings.Repeat(`</div>`, maxReported+extra))
+	b.WriteString(strings.Repeat(`<a href="/x" rel="nofollow">x</a>`, maxReported+extra))
+	page := b.String()
+	out, _, code := runCLI(t, page, "check", "--dialects", "profile,rel")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	regionLine := regexp.MustCompile(`(?m)^    1:(\d+)-`)
+	lines := regionLine.FindAllStringSubmatch(out, -1)
+	if len(lines) != maxReported {
+		t.Fatalf("%d regions listed, want %d", len(lines), maxReported)
+	}
+	if lines[0][1] != "1" || lines[len(lines)-1][1] != strconv.Itoa(1+(maxReported-1)*len(`<div class="robots-noindex">`)) {
+		t.Errorf("regions listed from column %s to %s, want the first %d to start", lines[0][1], lines[len(lines)-1][1], maxReported)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("  regions: %d\n", maxReported+extra),
+		fmt.Sprintf("    and %d more regions, not listed (at most %d are)\n", extra, maxReported),
+		fmt.Sprintf("  links not followed: %d\n", maxReported+extra),
+		fmt.Sprintf("    and %d more, not listed (at most %d are)\n", extra, maxReported),
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the report has no line %q", want)
+		}
+	}
+	out, _, _ = runCLI(t, page, "check", "--dialects", "profile,rel", "--format", "jsonl")
+	if n, m := strings.Count(out, `{"type":"region"`), strings.Count(out, `{"type":"link"`); n != maxReported+extra || m != maxReported+extra {
+		t.Errorf("JSON Lines: %d region and %d link records, want %d of each", n, m, maxReported+extra)
 	}
 }
