@@ -85,3 +85,32 @@ func TestUnknownOptionValuesAreErrors(t *testing.T) {
 		}
 	}
 }
+
+// Invalid UTF-8 becomes one U+FFFD per maximal subpart, as the WHATWG
+// decoder and browsers have it: a sequence cut short is one, a byte that
+// can start none is one, and the parts of an overlong form or a surrogate
+// are one each.
+func TestInvalidUTF8IsOneReplacementPerMaximalSubpart(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"a\xE2\x82X", "a\uFFFDX"},
+		{"a\xE2\x82", "a\uFFFD"},
+		{"\xF0\x9F\x98!", "\uFFFD!"},
+		{"\xFF\xFE", "\uFFFD\uFFFD"},
+		{"\xC0\xAF", "\uFFFD\uFFFD"},
+		{"\xE0\x80\x80", "\uFFFD\uFFFD\uFFFD"},
+		{"\xED\xA0\x80", "\uFFFD\uFFFD\uFFFD"},
+		{"\xF4\x90\x80\x80", "\uFFFD\uFFFD\uFFFD\uFFFD"},
+		{"\xE2\x82\xAC\xE2\x82", "€\uFFFD"},
+	} {
+		for _, charset := range []string{"", "utf-8"} {
+			var text bytes.Buffer
+			opts := Options{Charset: charset}
+			if _, err := Process(strings.NewReader("<meta charset=utf-8><p>"+tc.in+"</p>"), opts, Outputs{Text: phrase.NewWriter(&text)}); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSuffix(text.String(), "\n"); got != tc.want {
+				t.Errorf("%q (charset %q): text %+q, want %+q", tc.in, charset, got, tc.want)
+			}
+		}
+	}
+}

@@ -1080,21 +1080,56 @@ func (c *Core) Finish() (*Result, error) {
 	return &c.res, err
 }
 
-// replaceInvalidUTF8 replaces every byte that does not belong to a valid
-// UTF-8 sequence with U+FFFD, one for one, so the result does not depend
-// on where the text was split (bytes.ToValidUTF8 gives one U+FFFD per run).
+// replaceInvalidUTF8 replaces each maximal subpart of an ill-formed UTF-8
+// sequence with one U+FFFD, as the WHATWG UTF-8 decoder (and Unicode's
+// recommended practice) does: "\xE2\x82X" is "\uFFFDX", "\xFF\xFF" two
+// U+FFFD. Text cut inside a sequence is joined again before it gets here
+// where the DOM joins it (htmlstream's addText), so the result does not
+// depend on where a text was split.
 func replaceInvalidUTF8(b []byte) []byte {
 	out := make([]byte, 0, len(b)+8)
 	for len(b) > 0 {
 		r, size := utf8.DecodeRune(b)
 		if r == utf8.RuneError && size == 1 {
 			out = append(out, "\uFFFD"...)
+			size = maximalSubpart(b)
 		} else {
 			out = append(out, b[:size]...)
 		}
 		b = b[size:]
 	}
 	return out
+}
+
+// maximalSubpart is the length of the ill-formed sequence b starts with
+// that one U+FFFD stands for: its lead byte and the continuation bytes
+// that could still have made a character (Unicode 16, table 3-7).
+func maximalSubpart(b []byte) int {
+	lo, hi, need := byte(0x80), byte(0xBF), 0
+	switch c := b[0]; {
+	case 0xC2 <= c && c <= 0xDF:
+		need = 1
+	case c == 0xE0:
+		lo, need = 0xA0, 2
+	case c == 0xED:
+		hi, need = 0x9F, 2
+	case 0xE1 <= c && c <= 0xEF:
+		need = 2
+	case c == 0xF0:
+		lo, need = 0x90, 3
+	case c == 0xF4:
+		hi, need = 0x8F, 3
+	case 0xF1 <= c && c <= 0xF3:
+		need = 3
+	}
+	n := 1
+	for ; n <= need && n < len(b); n++ {
+		if b[n] < lo || b[n] > hi {
+			break
+		}
+		lo, hi = 0x80, 0xBF // only the second byte has a narrower range
+	}
+	return n
 }
 
 // clip returns s, or its first n bytes (cut between characters) and an
