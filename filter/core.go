@@ -71,6 +71,7 @@ type Region struct {
 	Col     int    `json:"col"`
 	EndLine int    `json:"end_line,omitempty"`
 	EndCol  int    `json:"end_col,omitempty"`
+	Offset  int64  `json:"offset"`         // bytes before the region's start in the input
 	Size    int64  `json:"size,omitempty"` // bytes from the region's start to its end
 	start   Pos
 }
@@ -341,7 +342,7 @@ func (c *Core) Warn(pos Pos, format string, args ...any) {
 		c.res.WarningsDropped++ // not formatted
 		return
 	}
-	w := Warning{Pos: pos, Line: pos.Line, Col: pos.Col, Message: clip(fmt.Sprintf(format, args...), MaxWarningBytes)}
+	w := Warning{Pos: pos, Line: pos.Line, Col: pos.Col, Offset: pos.Offset, Message: clip(fmt.Sprintf(format, args...), MaxWarningBytes)}
 	if c.out.Warning != nil {
 		c.out.Warning(w)
 	}
@@ -424,7 +425,7 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 			}
 		}
 		if c.needsRegion(ov) {
-			r := &Region{Dialect: dialect, Marker: marker, Tag: el.Tag, Off: ov.Off, On: ov.On, Line: el.Pos.Line, Col: el.Pos.Col, start: el.Pos}
+			r := &Region{Dialect: dialect, Marker: marker, Tag: el.Tag, Off: ov.Off, On: ov.On, Line: el.Pos.Line, Col: el.Pos.Col, Offset: el.Pos.Offset, start: el.Pos}
 			s.region = r
 			w := causes{}
 			if parent.why != nil {
@@ -609,7 +610,7 @@ func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
 	href, plain := hrefAsParsed(el.Href)
 	a.raw, a.hrefLen, a.plain = c.links.keep(href, el.Rel), len(href), plain
 	// The anchor is new and zeroed: only what is not zero is set.
-	a.link.Tag, a.link.Line, a.link.Col, a.link.Followed = el.Tag, el.Pos.Line, el.Pos.Col, true
+	a.link.Tag, a.link.Line, a.link.Col, a.link.Offset, a.link.Followed = el.Tag, el.Pos.Line, el.Pos.Col, el.Pos.Offset, true
 	a.base = c.linkBase
 	a.text = a.short[:0]
 	off := c.offAt(&s)
@@ -925,7 +926,7 @@ func (c *Core) Toggle(d Dialects, marker string, off, on Switch) {
 	}
 	if opening := off &^ *st; opening != 0 {
 		pos := c.position()
-		r := &Region{Dialect: dialectName(d), Marker: marker, Off: opening, Line: pos.Line, Col: pos.Col, start: pos}
+		r := &Region{Dialect: dialectName(d), Marker: marker, Off: opening, Line: pos.Line, Col: pos.Col, Offset: pos.Offset, start: pos}
 		for i := 0; i < 4; i++ {
 			if opening&(1<<i) != 0 {
 				c.flatOpen[k][i] = r

@@ -32,6 +32,7 @@ type Link struct {
 	Cause  *Region `json:"cause,omitempty"`
 	Line   int     `json:"line"`
 	Col    int     `json:"col"`
+	Offset int64   `json:"offset"` // bytes before the link's element in the input
 	// Truncated is set when the anchor text was cut at MaxAnchorText bytes.
 	Truncated bool `json:"truncated,omitempty"`
 }

@@ -115,6 +115,7 @@ type Warning struct {
 	Pos     Pos    `json:"-"`
 	Line    int    `json:"line"`
 	Col     int    `json:"col"`
+	Offset  int64  `json:"offset"` // bytes before the place in the input
 	Message string `json:"message"`
 }
 
