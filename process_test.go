@@ -114,3 +114,30 @@ func TestInvalidUTF8IsOneReplacementPerMaximalSubpart(t *testing.T) {
 		}
 	}
 }
+
+// Regions, links and warnings say where they start in bytes as well as in
+// lines and columns: the offset of the element's "<" or the comment's.
+func TestPositionsCarryByteOffsets(t *testing.T) {
+	page := "ab\n<p class=robots-noindex>x <a href=/y>y</a></p><!--googleoff: index-->z<!--googleon: index--><p class=robots-foo>"
+	var regions []filter.Region
+	var links []filter.Link
+	res, err := Process(strings.NewReader(page), Options{}, Outputs{
+		Region: func(r filter.Region) error { regions = append(regions, r); return nil },
+		Link:   func(l filter.Link) error { links = append(links, l); return nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(what string, offset int64, want string) {
+		if offset < 0 || offset > int64(len(page)) || !strings.HasPrefix(page[offset:], want) {
+			t.Errorf("%s at offset %d, want it where %q starts", what, offset, want)
+		}
+	}
+	if len(regions) != 2 || len(links) != 1 || len(res.Warnings) != 1 {
+		t.Fatalf("%d regions, %d links, %d warnings; want 2, 1, 1", len(regions), len(links), len(res.Warnings))
+	}
+	at("the class region", regions[0].Offset, "<p class=robots-noindex>")
+	at("the comment region", regions[1].Offset, "<!--googleoff")
+	at("the link", links[0].Offset, "<a href=/y>")
+	at("the warning", res.Warnings[0].Offset, "<p class=robots-foo>")
+}
