@@ -394,8 +394,8 @@ func plainHost(h string) bool {
 func resolveSlow(base *url.URL, href string) (u, why string) {
 	ref, err := url.Parse(webHref(base, href))
 	if err != nil {
-		if base == nil {
-			return href, "" // no resolution: the href as written
+		if base == nil && SchemeEnd(href) < 0 {
+			return href, "" // a relative reference and no base: as written
 		}
 		// What browsers read without complaint and net/url rejects: a "%"
 		// that starts no escape, a space or control byte, a colon in a

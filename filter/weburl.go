@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -126,6 +127,9 @@ func webHost(host string) (string, string) {
 		}
 	}
 	h := host
+	if !ascii && (!utf8.ValidString(host) || strings.ContainsRune(host, utf8.RuneError)) {
+		return "", fmt.Sprintf("no URL: host %q is not valid UTF-8", clip(host, 80))
+	}
 	if !ascii || strings.Contains(strings.ToLower(host), "xn--") {
 		var err error
 		if h, err = hostProfile.ToASCII(host); err != nil {
@@ -133,6 +137,9 @@ func webHost(host string) (string, string) {
 		}
 	} else {
 		h = strings.ToLower(host)
+	}
+	if h == "" {
+		return "", fmt.Sprintf("no URL: host %q is empty as a domain name", clip(host, 80))
 	}
 	for i := 0; i < len(h); i++ {
 		if c := h[i]; c <= ' ' || c == 0x7f || strings.IndexByte("#%/:<>?@[\\]^|", c) >= 0 {

@@ -42,6 +42,8 @@ func TestWebURLsResolveAsBrowsersDo(t *testing.T) {
 		{"a caret in a host", "http://a^b.example/", "", `invalid character "^" in host name`},
 		{"a caret mapped into a host", "http://a\uFF3Eb.example/", "", "which no host has"},
 		{"bad punycode", "http://xn--a.example/", "", "is not a domain name"},
+		{"invalid UTF-8 host", "//\x80", "", "is not valid UTF-8"},
+		{"a host that maps to nothing", "//Xn--", "", "is empty as a domain name"},
 		{"other schemes untouched", "ftp://B.Example:21/", "ftp://B.Example:21/", ""},
 		{"path case kept", "http://a.example/A/B?C#D", "http://a.example/A/B?C#D", ""},
 	} {
@@ -63,6 +65,9 @@ func TestWebURLsResolveAsBrowsersDo(t *testing.T) {
 // Without a base, an http(s) URL with no slashes names its host; a
 // relative reference stays as written.
 func TestWebURLsWithoutABase(t *testing.T) {
+	if got, why := resolveSlow(nil, "http:// 00000"); !strings.Contains(why, "no URL") {
+		t.Errorf("an absolute URL that does not parse, without a base: URL %q, reason %q; want no URL", got, why)
+	}
 	for href, want := range map[string]string{
 		"http:foo":        "http://foo/",
 		"HTTPS:/Foo.Bar":  "https://foo.bar/",
