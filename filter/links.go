@@ -388,6 +388,15 @@ func plainHost(h string) bool {
 	return !endsInNumber(h) && !strings.Contains(h, "xn--")
 }
 
+// ResolveHref resolves an href as written (white space at its ends and
+// tabs and newlines in it dropped) against base (nil: none), as the links
+// output resolves it: http(s) by the WHATWG URL standard, with the
+// repairs browsers make. When it gives no URL, u is the href and why says
+// why; a relative href without a base is written as it is.
+func ResolveHref(base *url.URL, href string) (u, why string) {
+	return resolveSlow(base, trimHref([]byte(href)))
+}
+
 // resolveSlow resolves href against base with net/url (ResolveReference).
 // When it cannot, the URL is the href and why says why the link is not
 // followed.

@@ -159,14 +159,17 @@ func webHost(host string) (string, string) {
 // endsInNumber: the host's last label (a final empty one aside) is a
 // number, so the URL standard reads the host as an IPv4 address.
 func endsInNumber(h string) bool {
-	parts := strings.Split(h, ".")
-	if parts[len(parts)-1] == "" {
-		if len(parts) == 1 {
-			return false
+	last := h
+	if i := strings.LastIndexByte(h, '.'); i >= 0 {
+		last = h[i+1:]
+		if last == "" {
+			if i == 0 {
+				return false // "." alone: one empty label
+			}
+			rest := h[:i]
+			last = rest[strings.LastIndexByte(rest, '.')+1:]
 		}
-		parts = parts[:len(parts)-1]
 	}
-	last := parts[len(parts)-1]
 	if last != "" && strings.Trim(last, "0123456789") == "" {
 		return true
 	}
@@ -208,21 +211,30 @@ func parseIPv4(h string) (string, bool) {
 // ipv4Number reads one part of an IPv4 address: "0x" or "0X" then hex
 // digits (none is 0), "0" then octal digits, or decimal digits.
 func ipv4Number(p string) (uint64, bool) {
-	base := 10
+	base := uint64(10)
 	switch {
 	case len(p) >= 2 && p[0] == '0' && p[1]|0x20 == 'x':
 		p, base = p[2:], 16
-		if p == "" {
-			return 0, true
-		}
 	case len(p) >= 2 && p[0] == '0':
 		p, base = p[1:], 8
 	case p == "":
 		return 0, false
 	}
-	n, err := strconv.ParseUint(p, base, 64)
-	if err != nil || n > 1<<32 {
-		return 0, false
+	var n uint64
+	for i := 0; i < len(p); i++ {
+		d := uint64(255)
+		switch c := p[i]; {
+		case '0' <= c && c <= '9':
+			d = uint64(c - '0')
+		case 'a' <= c|0x20 && c|0x20 <= 'f':
+			d = uint64(c|0x20-'a') + 10
+		}
+		if d >= base {
+			return 0, false
+		}
+		if n = n*base + d; n > 1<<32 {
+			return 0, false // no part of an address is that large
+		}
 	}
 	return n, true
 }

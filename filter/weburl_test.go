@@ -80,3 +80,20 @@ func TestWebURLsWithoutABase(t *testing.T) {
 		}
 	}
 }
+
+// endsInNumber is the URL standard's "ends in a number" (split on dots, a
+// final empty label dropped), without the allocation of a split: the fast
+// path calls it for every link's host.
+func TestEndsInNumber(t *testing.T) {
+	for h, want := range map[string]bool{
+		"example.com": false, "1.2.3.4": true, "a.1": true, "a.1.": true, "a.0x": true, "a.0x1f": true,
+		"a.0xg": false, "a.09": true, ".": false, "": false, "1": true, "a..": false, "x1": false, "a.b.": false,
+	} {
+		if got := endsInNumber(h); got != want {
+			t.Errorf("endsInNumber(%q) = %v, want %v", h, got, want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { endsInNumber("www.example.com") }); n != 0 {
+		t.Errorf("%v allocations", n)
+	}
+}
