@@ -150,3 +150,80 @@ func TestTextBeforeAnErrorInTheSameTokenIsWritten(t *testing.T) {
 		})
 	}
 }
+
+// A byte that starts no UTF-8 sequence, in a UTF-8 document, cannot be part
+// of a name (XML 1.0 [4] NameStartChar, [4a] NameChar; the scanner read it
+// as U+FFFD, which is one): an element, attribute, end tag, PI target or
+// entity reference name holding one is an error there, after what came
+// before is written. U+FFFD written as such is a name character.
+func TestInvalidUTF8InANameIsAnError(t *testing.T) {
+	for _, tc := range []struct {
+		name, input string
+		text        string // the text output
+		archive     string // the archive copy
+		err         string
+	}{
+		{name: "element_name",
+			input:   "<d><p>ok</p>before <e\xff>x</e\xff></d>",
+			text:    "ok before\n",
+			archive: "<d><p>ok</p>before ",
+			err:     "1:22: not well-formed XML: invalid UTF-8 in an element name"},
+		{name: "element_name_start",
+			input:   "<d>before <\xc3(/></d>",
+			text:    "before\n",
+			archive: "<d>before ",
+			err:     "1:12: not well-formed XML: invalid UTF-8 in an element name"},
+		{name: "attribute_name_on_a_later_line",
+			input:   "<d>before <e\n  a=\"1\"\n  b\xe9=\"2\">x</e></d>",
+			text:    "before\n",
+			archive: "<d>before ",
+			err:     "3:4: not well-formed XML: invalid UTF-8 in an attribute name"},
+		{name: "end_tag_name",
+			input:   "<d><e>inside</e\xed\xa0\x80></d>",
+			text:    "inside\n",
+			archive: "<d><e>inside",
+			err:     "1:16: not well-formed XML: invalid UTF-8 in an element name"},
+		{name: "truncated_at_the_end",
+			input:   "<d>x</d\xe2\x82",
+			text:    "x\n",
+			archive: "<d>x",
+			err:     "1:8: not well-formed XML: invalid UTF-8 in an element name"},
+		{name: "pi_target",
+			input:   "<d>before <?p\x80 data?></d>",
+			text:    "before\n",
+			archive: "<d>before ",
+			err:     "1:14: not well-formed XML: invalid UTF-8 in a processing instruction's target"},
+		{name: "pi_target_in_the_internal_subset",
+			input: "<!DOCTYPE d [<?\xffp?>]><d/>",
+			err:   "1:16: not well-formed XML: invalid UTF-8 in a processing instruction's target"},
+		{name: "entity_reference_in_text",
+			input:   "<d>before &e\xff; after</d>",
+			text:    "before\n",
+			archive: "<d>before ",
+			err:     "1:11: not well-formed XML: invalid UTF-8 in the name of an entity reference"},
+		{name: "entity_reference_in_an_attribute_value",
+			input:   "<d>before <e a=\"&\xffe;\"/></d>",
+			text:    "before\n",
+			archive: "<d>before ",
+			err:     "1:17: not well-formed XML: invalid UTF-8 in the name of an entity reference"},
+		{name: "replacement_character_written_as_such_is_a_name_character",
+			input:   "<d>x<e\uFFFD a\uFFFD=\"1\"><?p\uFFFD?>y</e\uFFFD></d>",
+			text:    "x y\n",
+			archive: "<d>x<e\uFFFD a\uFFFD=\"1\"><?p\uFFFD?>y</e\uFFFD></d>",
+			err:     "<nil>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			atEveryChunking(t, []byte(tc.input), Options{}, func(oc outcome) {
+				if oc.text != tc.text {
+					t.Errorf("text %q, want %q", oc.text, tc.text)
+				}
+				if string(oc.archive) != tc.archive {
+					t.Errorf("archive %q, want %q", oc.archive, tc.archive)
+				}
+				if fmt.Sprint(oc.err) != tc.err {
+					t.Errorf("error %v, want %s", oc.err, tc.err)
+				}
+			})
+		})
+	}
+}

@@ -542,6 +542,11 @@ func (z *scanner) reference(t *textBuilder, inAttr bool) error {
 		z.scratch = utf8.AppendRune(z.scratch, r)
 	} else {
 		if !isXMLName(name) {
+			if !utf8.Valid(name) {
+				// At the '&': text before the error is written, and the
+				// reference is not text.
+				return z.fail(at, "invalid UTF-8 in the name of an entity reference")
+			}
 			return z.fail(at, "&%s; is not a legal entity reference", name)
 		}
 		if v, ok := predefinedEntity(string(name)); ok {
@@ -609,7 +614,9 @@ func charRefDigits(s []byte) (rune, bool) {
 	return r, true
 }
 
-// readName reads a Name at z.i and returns its span.
+// readName reads a Name at z.i and returns its span. It stops before a
+// byte that starts no UTF-8 sequence (U+FFFD, a name character, written
+// as such is read): the caller then fails there, as mustName does.
 func (z *scanner) readName() (int, int, bool) {
 	lo := z.i
 	for {
@@ -626,11 +633,31 @@ func (z *scanner) readName() (int, int, bool) {
 		}
 		z.more(utf8.UTFMax)
 		r, n := utf8.DecodeRune(z.buf[z.i:])
-		if z.i == lo && !isXMLNameStartRune(r) || !isXMLNameRune(r) {
+		if r == utf8.RuneError && n == 1 || z.i == lo && !isXMLNameStartRune(r) || !isXMLNameRune(r) {
 			return lo, z.i, z.i > lo
 		}
 		z.i += n
 	}
+}
+
+// invalidUTF8 is the error for a byte at z.i that starts no UTF-8
+// sequence, where a name (what) stopped; nil when another byte, or none,
+// stands there.
+func (z *scanner) invalidUTF8(what string) error {
+	if !z.more(1) || z.buf[z.i] < utf8.RuneSelf {
+		return nil
+	}
+	z.more(utf8.UTFMax)
+	rest := z.buf[z.i:]
+	if r, n := utf8.DecodeRune(rest); r != utf8.RuneError || n != 1 {
+		return nil
+	}
+	if !utf8.FullRune(rest) {
+		if err := z.inputErr(); err != io.EOF {
+			return err // the token size limit (or a failure) cut the character short
+		}
+	}
+	return z.fail(z.i, "invalid UTF-8 in %s", what)
 }
 
 // space steps over XML white space and reports whether there was any.
@@ -646,6 +673,9 @@ func (z *scanner) space() bool {
 // message when none does) and returns its span.
 func (z *scanner) mustName(what string) (int, int, error) {
 	lo, hi, ok := z.readName()
+	if err := z.invalidUTF8(what); err != nil {
+		return 0, 0, err
+	}
 	switch {
 	case ok:
 		return lo, hi, nil
@@ -1104,6 +1134,9 @@ func (z *scanner) declaration() error {
 				// A PI of the internal subset is a PI ([29] markupdecl):
 				// its target is not xml, in any case ([17] PITarget).
 				lo, hi, _ := z.readName()
+				if err := z.invalidUTF8("a processing instruction's target"); err != nil {
+					return err
+				}
 				if msg, atTarget := xmlTargetError(z.buf[lo:hi], false); msg != "" {
 					if atTarget {
 						return z.fail(lo, "%s", msg)
