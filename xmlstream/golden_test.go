@@ -87,6 +87,16 @@ var goldenCases = []goldenCase{
 <arc xl:type="arc" xl:href="arc.xml">href means nothing on an arc</arc>
 <other xmlns:xlink="http://example.com/not-xlink" xlink:href="no.xml">not the XLink namespace</other>
 </doc>`},
+	{name: "xlink_embedded_resources_are_not_links", input: `<doc xmlns:xlink="http://www.w3.org/1999/xlink" xml:base="http://example.com/dir/">
+<svg xmlns="http://www.w3.org/2000/svg"><defs><pattern id="p" xlink:href="#q"/></defs>
+<use xlink:href="sprites.svg#icon"/><image xlink:href="photo.png"/><script xlink:href="app.js"/>
+<filter id="f"><feImage xlink:href="texture.png"/></filter><text><textPath xlink:href="#path">along</textPath></text>
+<a xlink:href="page.html">svg a</a> <a href="svg2.html">svg 2 a</a> <a xlink:href="shown.html" xlink:show="embed">svg a embed</a></svg>
+<figure xlink:type="simple" xlink:href="chart.png" xlink:show="embed" xlink:actuate="onLoad">embedded</figure>
+<note xlink:href="note.xml" xlink:show=" embed ">embedded, untyped</note>
+<ref xlink:href="new.html" xlink:show="new">new window</ref> <ref xlink:href="replace.html" xlink:show="replace">replace</ref>
+<ref xlink:href="other.html" xlink:show="other">other</ref> <ref xlink:href="none.html" xlink:show="none">none</ref>
+</doc>`},
 	{name: "atom_links_with_nested_xml_base", input: `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://example.org/blog/">
   <title>Example Feed</title>

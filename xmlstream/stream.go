@@ -592,6 +592,8 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 					at.xlinkHref, at.hasXlinkHref = a.Value, true
 				case "type":
 					at.xlinkType = a.Value
+				case "show":
+					at.xlinkShow = a.Value
 				}
 			}
 		}
@@ -715,7 +717,7 @@ type attrs struct {
 	hasHref, hasSrc, hasURL, hasName, hasContent bool
 	hasProfile                                   bool
 	inputType                                    string
-	xlinkHref, xlinkType                         string
+	xlinkHref, xlinkType, xlinkShow              string
 	hasXlinkHref                                 bool
 }
 
@@ -775,16 +777,23 @@ func (d *driver) classify(f *frame, el *filter.Element, at *attrs) {
 	case isRSS2(ns) && d.root == rootRSS && local == "enclosure" && at.hasURL:
 		link(filter.LinkRef, at.url, "")
 	}
-	if el.Link == filter.NoLink && !f.collect && at.hasXlinkHref {
+	svgA := f.ns == nsSVG && f.local == "a"
+	if el.Link == filter.NoLink && !f.collect && at.hasXlinkHref && (svgA || f.ns != nsSVG) {
 		// XLink: a simple link's content is its anchor text; a locator
-		// only points. href means nothing on the other types.
+		// only points. href means nothing on the other types. A simple
+		// link shown embedded (xlink:show="embed") loads a resource into
+		// the document, as an img does: it is not a link to follow, and
+		// neither is the xlink:href of an SVG element other than a (use,
+		// image, script, feImage, textPath …), which SVG reads so. SVG's
+		// a is a link whatever its xlink:show says, as browsers read it.
 		switch at.xlinkType {
 		case "simple", "":
-			rel := ""
-			if f.ns == nsSVG && f.local == "a" {
-				rel = at.rel // SVG 2's a has rel
+			switch {
+			case svgA:
+				link(filter.LinkAnchor, at.xlinkHref, at.rel) // SVG 2's a has rel
+			case strings.TrimSpace(at.xlinkShow) != "embed":
+				link(filter.LinkAnchor, at.xlinkHref, "")
 			}
-			link(filter.LinkAnchor, at.xlinkHref, rel)
 		case "locator":
 			link(filter.LinkRef, at.xlinkHref, "")
 		}
