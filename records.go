@@ -92,10 +92,26 @@ const (
 // (xmlstream.ErrNotWellFormed, or xmlstream.ErrEntityExpansion) at the line
 // and column of the error.
 func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) error) error {
+	_, err := ProcessFeed(r, xpath, opts, fn)
+	return err
+}
+
+// ProcessFeed is ProcessRecords, and returns what the feed as a whole said,
+// as Process returns a document's Result, in every case where the run
+// started, the failing ones too: Format "xml", the charset, and the
+// document-level directives: opts.XRobotsTag and the feed's first legal
+// robots PI read (the one that applied to the records; else one read after
+// the last record, or before the error). Its Warnings are empty: the
+// feed's are given with the records (Record.Warnings). The Result is nil
+// only when opts are not a run's (an opts.Base that does not parse).
+func ProcessFeed(r io.Reader, xpath string, opts Options, fn func(Record) error) (res *Result, err error) {
+	var cs string
+	var feed *feedReader
+	defer func() { res = feedResult(opts, cs, feed) }()
 	head := &headBytes{r: r}
 	in, cs, charsetWarnings, err := xmlstream.UTF8Reader(head, opts.Charset)
 	if err != nil {
-		return fmt.Errorf("records: %w", err)
+		return nil, fmt.Errorf("records: %w", err)
 	}
 	// The charset's warnings are about the feed's start: the first
 	// record's, as the feed's warnings before a record are.
@@ -103,7 +119,7 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 	for _, w := range charsetWarnings {
 		first = append(first, filter.Warning{Pos: filter.StartPos, Line: 1, Col: 1, Message: w})
 	}
-	feed := newFeedReader(in, cs, head.bom(cs), opts)
+	feed = newFeedReader(in, cs, head.bom(cs), opts)
 	// xmlquery reads through bufio.NewReader, which returns a *bufio.Reader
 	// of at least its default size as it is: the decoder then reads this
 	// one, byte by byte, and where it stopped is what feed handed out less
@@ -118,7 +134,7 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 		},
 	}, xpath)
 	if err != nil {
-		return fmt.Errorf("records: %w", err)
+		return nil, fmt.Errorf("records: %w", err)
 	}
 	rb := newRecordBuffers()
 	regions := newRegionTracker(opts.Dialects)
@@ -126,9 +142,9 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 		n, err := sp.Read()
 		switch {
 		case err == io.EOF:
-			return nil
+			return nil, nil
 		case err != nil:
-			return feed.failure(err, br.Buffered())
+			return nil, feed.failure(err, br.Buffered())
 		}
 		feed.recordDone()
 		stop := feed.off - int64(br.Buffered()) // the decoder read the record's end before
@@ -139,12 +155,34 @@ func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) err
 		rec.Warnings = warnings
 		pruneOutside(n)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := fn(rec); err != nil {
-			return err
+			return nil, err
 		}
 	}
+}
+
+// feedResult is ProcessFeed's Result for a feed read in charset cs by
+// feed (nil: the run stopped before it started reading).
+func feedResult(opts Options, cs string, feed *feedReader) *Result {
+	core, err := filter.NewCore(opts.Options, filter.Outputs{})
+	if err != nil {
+		return nil
+	}
+	if feed != nil {
+		if v, pos, ok := feed.firstRobotsPI(); ok {
+			var ds []filter.Directive
+			for _, n := range v.Directives() {
+				ds = append(ds, filter.Directive{Name: n})
+			}
+			core.Apply(filter.DirectiveSource{Origin: "robots PI", Value: v.String(), Line: pos.Line, Col: pos.Col}, ds, pos)
+		}
+	}
+	core.SetResultInfo("xml", cs)
+	res, _ := core.Finish()                    // no output to fail
+	res.Warnings, res.WarningsDropped = nil, 0 // the records'
+	return res
 }
 
 // sortedWarnings merges two lists of warnings in document order into one.

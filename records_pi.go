@@ -38,8 +38,9 @@ const (
 // robotsPIs is what the feed's robots PIs said so far.
 type robotsPIs struct {
 	found  bool
-	pos    filter.Pos // the first legal one's
-	values []string   // X-Robots-Tag values it means
+	pos    filter.Pos         // the first legal one's
+	v      xmlstream.RobotsPI // what it says
+	values []string           // X-Robots-Tag values it means
 }
 
 // piStart starts reading a PI at f.tagStart ("<?" read). A PI in what
@@ -183,7 +184,7 @@ func (f *feedReader) takePIs(stop int64, index int) []filter.Warning {
 		case f.robots.found:
 			warn("a second robots PI (%s) is ignored: the first legal one, at %s, decides", v, f.robots.pos)
 		default:
-			f.robots.found, f.robots.pos = true, pi.pos
+			f.robots.found, f.robots.pos, f.robots.v = true, pi.pos, v
 			ds := v.Directives()
 			if len(ds) == 0 {
 				break
@@ -197,6 +198,24 @@ func (f *feedReader) takePIs(stop int64, index int) []filter.Warning {
 	}
 	f.pis = f.pis[:copy(f.pis, f.pis[k:])]
 	return warns
+}
+
+// firstRobotsPI is the feed's first legal robots PI read so far: the one
+// the records took, else the first of those read since the last record
+// (after it, or before the error that stopped the feed).
+func (f *feedReader) firstRobotsPI() (v xmlstream.RobotsPI, pos filter.Pos, ok bool) {
+	if f.robots.found {
+		return f.robots.v, f.robots.pos, true
+	}
+	for _, pi := range f.pis {
+		if !pi.done || pi.pos.Line == 0 {
+			continue
+		}
+		if v, isRobots, err := xmlstream.ParseRobotsPI(pi.text); isRobots && err == nil {
+			return v, pi.pos, true
+		}
+	}
+	return v, pos, false
 }
 
 // clipText shortens s to about n bytes for a message, on a character

@@ -315,3 +315,61 @@ func TestRecordsGiveTheCharsetWarnings(t *testing.T) {
 		})
 	}
 }
+
+// ProcessFeed returns the feed's Result, as Process a document's, when the
+// feed ends and when an error stops it: the charset and the document-level
+// directives, the feed's first legal robots PI among them (the one that
+// applied to the records, else one read after the last record, before the
+// error or the end), as the XML stage gives them; no warnings (the records
+// have them). It is nil only for options no run takes.
+func TestProcessFeedResult(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc  string
+		opts       robofilter.Options
+		records    int
+		err        string // "": none
+		charset    string
+		directives string // noindex nofollow noarchive, then each source
+	}{
+		{name: "well_formed", doc: `<f><e>a</e><e>b</e></f>`, records: 2, charset: "utf-8",
+			directives: "false false false"},
+		{name: "pi_before_the_records_and_x_robots_tag", doc: `<?robots index="no" follow="no"?><f><e>a</e></f>`,
+			opts: robofilter.Options{Options: filter.Options{XRobotsTag: []string{"noarchive"}}}, records: 1, charset: "utf-8",
+			directives: `true true true x-robots-tag "noarchive" 0:0; robots PI "index=\"no\" follow=\"no\"" 1:1`},
+		{name: "pi_after_the_last_record", doc: "<f><e>a</e>\n<?robots index=\"yes\" follow=\"no\"?></f>", records: 1, charset: "utf-8",
+			directives: `false true false robots PI "index=\"yes\" follow=\"no\"" 2:1`},
+		{name: "pi_before_the_error", doc: "<f><e>a</e><?robots index=\"no\" follow=\"yes\"?><e>b &x</e></f>", records: 1,
+			err: "1:51: not well-formed XML: invalid character entity &x (no semicolon)", charset: "utf-8",
+			directives: `true false false robots PI "index=\"no\" follow=\"yes\"" 1:12`},
+		{name: "illegal_pi_is_no_directive", doc: `<?robots index='no' follow='no'?><f><e>a</e></f>`, records: 1, charset: "utf-8",
+			directives: "false false false"},
+		{name: "declared_charset", doc: `<?xml version="1.0" encoding="ISO-8859-1"?><f><e>caf` + "\xe9" + `</e></f>`, records: 1, charset: "windows-1252",
+			directives: "false false false"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := 0
+			res, err := robofilter.ProcessFeed(strings.NewReader(tc.doc), "//e", tc.opts, func(robofilter.Record) error { n++; return nil })
+			if got := fmt.Sprint(err); n != tc.records || (tc.err == "" && err != nil) || (tc.err != "" && got != tc.err) {
+				t.Errorf("%d records, error %v; want %d, %q", n, err, tc.records, tc.err)
+			}
+			if res == nil {
+				t.Fatal("no Result")
+			}
+			d := res.Directives
+			got := fmt.Sprint(d.NoIndex, d.NoFollow, d.NoArchive)
+			for i, s := range d.Sources {
+				sep := " "
+				if i > 0 {
+					sep = "; "
+				}
+				got += fmt.Sprintf("%s%s %q %d:%d", sep, s.Origin, s.Value, s.Line, s.Col)
+			}
+			if got != tc.directives || res.Format != "xml" || res.Charset != tc.charset || len(res.Warnings) != 0 {
+				t.Errorf("directives %s, format %q, charset %q, warnings %v; want %s, xml, %q, none", got, res.Format, res.Charset, res.Warnings, tc.directives, tc.charset)
+			}
+		})
+	}
+	if res, _ := robofilter.ProcessFeed(strings.NewReader(`<f/>`), "//e", robofilter.Options{Options: filter.Options{Base: "http://[::1"}}, func(robofilter.Record) error { return nil }); res != nil {
+		t.Errorf("a base that does not parse: Result %+v, want nil", res)
+	}
+}

@@ -54,11 +54,16 @@ type recordRecord struct {
 }
 
 // runRecords processes a feed entry by entry; output says which output of
-// each entry's Document the command prints.
+// each entry's Document the command prints. Records mode writes JSON Lines
+// whatever --format says: each file's records end with its document
+// record, as in the JSON Lines format (the feed's directives, and its
+// error when it failed: a pipeline reading only stdout can tell a feed cut
+// short). Its warnings are the records'.
 func (rc *runConfig) runRecords(c *cli.Context, output string) error {
 	xpath, all := c.String("records"), c.Bool("all")
+	rc.jsonl = true // an unreadable file has its document record too
 	return rc.forEachFile(c, func(name string, r io.Reader, _ func(filter.Warning)) (*robofilter.Result, error) {
-		return nil, robofilter.ProcessRecords(r, xpath, rc.opts, func(rec robofilter.Record) error {
+		res, err := robofilter.ProcessFeed(r, xpath, rc.opts, func(rec robofilter.Record) error {
 			out := recordRecord{Type: "record", File: name, Index: rec.Index, ID: rec.ID, Title: rec.Title, Link: rec.Link}
 			if d := rec.Doc; d != nil {
 				switch output {
@@ -92,6 +97,8 @@ func (rc *runConfig) runRecords(c *cli.Context, output string) error {
 			}
 			return rc.record(out)
 		})
+		// nil: warnings.done has nothing to add, the records held them.
+		return nil, rc.writeDocument(name, res, err)
 	})
 }
 

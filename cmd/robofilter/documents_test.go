@@ -461,6 +461,71 @@ func TestRecordsErrorHasLineAndColumn(t *testing.T) {
 	}
 }
 
+// In records mode each file's records end with a document record, as in
+// the JSON Lines format without --records (whatever --format says: records
+// mode writes JSON Lines): a feed cut short by an error has it too, with
+// the error the XML stage's record gives, so that a pipeline reading only
+// stdout can tell. It has the feed's directives (X-Robots-Tag, robots PI)
+// and no warnings (the records have them).
+func TestRecordsEndWithADocumentRecord(t *testing.T) {
+	const entries = "<entry><id>1</id><content type=\"html\">one</content></entry>\n" +
+		"<entry><id>2</id><content type=\"html\">two</content></entry>\n"
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.xml")
+	for _, tc := range []struct {
+		name, feed string
+		args       []string
+		records    int
+		code       int
+		document   string // the last line: the document record of "-" (or of the missing file after it)
+		documents  int    // document records in all (0: 1)
+	}{
+		{name: "well_formed", feed: "<feed>\n" + entries + "</feed>\n", records: 2,
+			document: `{"type":"document","file":"-","format":"xml","charset":"utf-8","directives":{"noindex":false,"nofollow":false,"noarchive":false,"nosnippet":false}}`},
+		{name: "cut_short_by_an_error", feed: "<feed>\n" + entries + "<entry><id>3</id><content type=\"html\">th\x01ree</content></entry>\n</feed>\n",
+			records: 2, code: 1,
+			document: `{"type":"document","file":"-","format":"xml","charset":"utf-8","directives":{"noindex":false,"nofollow":false,"noarchive":false,"nosnippet":false},"error":"4:41: not well-formed XML: illegal character code U+0001"}`},
+		{name: "error_before_any_record", feed: "<feed>\n<entry><id>1</entry>\n</feed>\n", code: 1,
+			document: `{"type":"document","file":"-","format":"xml","charset":"utf-8","directives":{"noindex":false,"nofollow":false,"noarchive":false,"nosnippet":false},"error":"2:13: not well-formed XML: element \u003cid\u003e closed by \u003c/entry\u003e"}`},
+		{name: "plain_format_too", feed: "<feed>\n" + entries + "</feed>\n", args: []string{"--format", "plain"}, records: 2,
+			document: `{"type":"document","file":"-","format":"xml","charset":"utf-8","directives":{"noindex":false,"nofollow":false,"noarchive":false,"nosnippet":false}}`},
+		{name: "directives_of_the_feed", feed: "<?robots index=\"no\" follow=\"yes\"?>\n<feed>\n" + entries + "</feed>\n",
+			args: []string{"--x-robots-tag", "noarchive"}, records: 2,
+			document: `{"type":"document","file":"-","format":"xml","charset":"utf-8","directives":{"noindex":true,"nofollow":false,"noarchive":true,"nosnippet":false,` +
+				`"sources":[{"origin":"x-robots-tag","value":"noarchive"},{"origin":"robots PI","value":"index=\"no\" follow=\"yes\"","line":1,"col":1}]}}`},
+		{name: "unreadable_file", feed: "<feed>\n" + entries + "</feed>\n", args: []string{"-", missing}, records: 2, code: 1, documents: 2,
+			document: `{"type":"document","file":"` + missing + `","directives":{"noindex":false,"nofollow":false,"noarchive":false,"nosnippet":false},"error":"open ` + missing + `: no such file or directory"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, cmd := range []string{"text", "archive", "links"} {
+				out, errOut, code := runCLI(t, tc.feed, append([]string{cmd, "--records", "//entry"}, tc.args...)...)
+				if code != tc.code {
+					t.Errorf("%s: status %d, want %d (stderr %q)", cmd, code, tc.code, errOut)
+				}
+				lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+				if n := strings.Count(out, `"type":"record"`); n != tc.records || len(lines) < 1 {
+					t.Fatalf("%s: %d records, want %d: %q", cmd, n, tc.records, out)
+				}
+				if got := lines[len(lines)-1]; got != tc.document {
+					t.Errorf("%s: last line\n%s\nwant\n%s", cmd, got, tc.document)
+				}
+				if n := strings.Count(out, `"type":"document"`); n != max(tc.documents, 1) {
+					t.Errorf("%s: %d document records: %q", cmd, n, out)
+				}
+			}
+		})
+	}
+
+	// The error is the one the XML stage's document record gives.
+	feed := "<feed>\n" + entries + "<entry><id>3</id><content type=\"html\">th\x01ree</content></entry>\n</feed>\n"
+	out, _, _ := runCLI(t, feed, "text", "--xml", "--format", "jsonl")
+	var doc struct{ Error string }
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &doc); err != nil || doc.Error != "4:41: not well-formed XML: illegal character code U+0001" {
+		t.Errorf("the XML stage's document record: error %q (%v)", doc.Error, err)
+	}
+}
+
 // The document record lists the first filter.MaxListed robots META tags
 // and says how many more there were; the check report does too.
 func TestDocumentRecordCountsTheSourcesNotListed(t *testing.T) {
@@ -585,7 +650,8 @@ func TestRecordCountsTheWarningsNotListed(t *testing.T) {
 		Warnings        []json.RawMessage `json:"warnings"`
 		WarningsDropped int               `json:"warnings_dropped"`
 	}
-	if err := json.Unmarshal([]byte(out), &rec); err != nil || code != 0 {
+	first, _, _ := strings.Cut(out, "\n") // the document record follows
+	if err := json.Unmarshal([]byte(first), &rec); err != nil || code != 0 {
 		t.Fatalf("status %d, %v", code, err)
 	}
 	if len(rec.Warnings) != filter.MaxWarnings || rec.WarningsDropped != 7 {
