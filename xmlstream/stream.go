@@ -28,6 +28,10 @@ type Options struct {
 	MaxDepth     int    // 0: filter.DefaultMaxDepth
 	MaxTokenSize int    // 0: filter.DefaultMaxTokenSize
 	Charset      string // a label that overrides the XML declaration ("" to detect)
+
+	// finished, when set, sees the driver at the end of the run (tests
+	// read its counters).
+	finished func(*driver)
 }
 
 // maxLinkText bounds the text collected as the URL of an RSS <link> or a
@@ -56,7 +60,11 @@ func Run(r io.Reader, core *filter.Core, opts Options) error {
 	d := &driver{core: core, src: src, maxDepth: opts.MaxDepth, maxToken: opts.MaxTokenSize, pos: filter.StartPos}
 	d.ents = newEntities(opts.MaxTokenSize)
 	d.scan = newScanner(src, d.ents)
-	return d.run()
+	err = d.run()
+	if opts.finished != nil {
+		opts.finished(d)
+	}
+	return err
 }
 
 // nsBinding is one namespace declaration in scope; prev is the index in
@@ -1010,7 +1018,7 @@ func (d *driver) unbind(mark int) {
 // each. A real document's bases are short and far apart: it never gets
 // near the bound.
 const (
-	maxBaseLen      = 8 << 10
+	maxBaseLen      = filter.MaxBaseLen
 	maxBaseBytes    = 4 << 20
 	baseWorkFree    = 8 * maxBaseBytes
 	baseWorkPerByte = 8
