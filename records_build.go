@@ -19,7 +19,15 @@ type recordBuffers struct {
 	in    *bufio.Reader
 	buf   bytes.Buffer
 	marks [][2]int // comment markers written into buf (writeHTML)
+	// bases holds the base in effect at the elements whose base was asked
+	// for and at their ancestors (nil: none), so that the records under
+	// the same ancestors do not resolve their xml:base values again. It is
+	// emptied when it holds maxBaseMemo of them.
+	bases map[*xmlquery.Node]*url.URL
 }
+
+// maxBaseMemo bounds recordBuffers.bases.
+const maxBaseMemo = 4096
 
 func newRecordBuffers() *recordBuffers {
 	return &recordBuffers{in: bufio.NewReaderSize(nil, 4<<10)}
@@ -50,14 +58,14 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 			}
 			if href, ok := attr(c, "href"); ok {
 				if rel, _ := attr(c, "rel"); rel == "" || rel == "alternate" {
-					rec.Link = resolveAt(c, opts.Base, href)
+					rec.Link = rb.resolveAt(c, opts.Base, href)
 				}
 			} else if t := strings.TrimSpace(c.InnerText()); t != "" {
-				rec.Link = resolveAt(c, opts.Base, t)
+				rec.Link = rb.resolveAt(c, opts.Base, t)
 			}
 		case "loc":
 			if t := strings.TrimSpace(c.InnerText()); t != "" && rec.Link == "" {
-				rec.Link = resolveAt(c, opts.Base, t)
+				rec.Link = rb.resolveAt(c, opts.Base, t)
 			}
 		case "content":
 			if _, hasSrc := attr(c, "src"); !hasSrc && content == nil && c.NamespaceURI != nsMediaRSS {
@@ -101,7 +109,7 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 		return rec, nil
 	}
 	o := opts
-	if b := baseAt(content, opts.Base); b != nil {
+	if b := rb.baseAt(content, opts.Base); b != nil {
 		o.Base = b.String()
 	}
 	off := recordSwitches(content, opts.Dialects)
@@ -193,7 +201,7 @@ func (rb *recordBuffers) titleText(c *xmlquery.Node, opts Options, around []stri
 	}
 	o := opts
 	o.XRobotsTag = around
-	if b := baseAt(c, opts.Base); b != nil {
+	if b := rb.baseAt(c, opts.Base); b != nil {
 		o.Base = b.String()
 	}
 	d, err := rb.runField(c, k, st, o)
@@ -213,40 +221,50 @@ func attr(n *xmlquery.Node, local string) (string, bool) {
 }
 
 // baseAt is the base URL in effect at n: the caller's base, then every
-// xml:base from the document element down to n.
-func baseAt(n *xmlquery.Node, docBase string) *url.URL {
-	var bases []string
-	for c := n; c != nil; c = c.Parent {
-		for _, a := range c.Attr {
-			if a.Name.Local == "base" && (a.NamespaceURI == nsXMLBase || a.Name.Space == "xml") {
-				bases = append(bases, a.Value)
-			}
+// xml:base from the document element down to n, as the XML stage resolves
+// them (filter.ResolveReference); a value that does not parse or resolve,
+// or whose URL would be longer than filter.MaxBaseLen, is ignored, as
+// there. Each element's base is resolved once (rb.bases), so that a feed
+// of many records under deeply nested xml:base values costs one
+// resolution per element, not one per record and ancestor.
+func (rb *recordBuffers) baseAt(n *xmlquery.Node, docBase string) *url.URL {
+	if n == nil {
+		if docBase == "" {
+			return nil
 		}
+		u, _ := url.Parse(docBase)
+		return u
 	}
-	var base *url.URL
-	if docBase != "" {
-		base, _ = url.Parse(docBase)
+	if u, ok := rb.bases[n]; ok {
+		return u
 	}
-	for i := len(bases) - 1; i >= 0; i-- {
-		u, err := url.Parse(strings.TrimSpace(bases[i]))
+	base := rb.baseAt(n.Parent, docBase)
+	for _, a := range n.Attr {
+		if a.Name.Local != "base" || (a.NamespaceURI != nsXMLBase && a.Name.Space != "xml") {
+			continue
+		}
+		v := strings.TrimSpace(a.Value)
+		if len(v) > filter.MaxBaseLen {
+			continue
+		}
+		ref, err := url.Parse(v)
 		if err != nil {
 			continue
 		}
-		if base != nil {
-			u = base.ResolveReference(u)
+		if u, ok := filter.ResolveReference(base, ref); ok && len(u.String()) <= filter.MaxBaseLen {
+			base = u
 		}
-		base = u
 	}
+	if rb.bases == nil || len(rb.bases) >= maxBaseMemo {
+		rb.bases = make(map[*xmlquery.Node]*url.URL)
+	}
+	rb.bases[n] = base
 	return base
 }
 
-func resolveAt(n *xmlquery.Node, docBase, href string) string {
-	ref, err := url.Parse(strings.TrimSpace(href))
-	if err != nil {
-		return strings.TrimSpace(href)
-	}
-	if base := baseAt(n, docBase); base != nil {
-		return base.ResolveReference(ref).String()
-	}
-	return ref.String()
+// resolveAt resolves a record's link (an href or a link's text) against
+// the base in effect at n, as the links output resolves links.
+func (rb *recordBuffers) resolveAt(n *xmlquery.Node, docBase, href string) string {
+	u, _ := filter.ResolveHref(rb.baseAt(n, docBase), href)
+	return u
 }
