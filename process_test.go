@@ -2,6 +2,7 @@ package robofilter
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -140,4 +141,48 @@ func TestPositionsCarryByteOffsets(t *testing.T) {
 	at("the comment region", regions[1].Offset, "<!--googleoff")
 	at("the link", links[0].Offset, "<a href=/y>")
 	at("the warning", res.Warnings[0].Offset, "<p class=robots-foo>")
+}
+// failAfter returns the first n bytes of src, then fails.
+type failAfter struct {
+	src []byte
+	n   int
+}
+
+var errFailAfter = errors.New("the connection broke")
+
+func (r *failAfter) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, errFailAfter
+	}
+	k := copy(p[:min(len(p), r.n)], r.src)
+	r.src, r.n = r.src[k:], r.n-k
+	return k, nil
+}
+
+// An HTML document whose reader fails within the first KiB (the charset
+// prescan's, and the 512 bytes Sniff peeks at) is processed up to there,
+// and the error has its position, as one later in the document: the CLI
+// prints FILE:LINE:COL: error: reading: …. The archive copy and the text
+// are those of the bytes before the error.
+func TestReadErrorInTheFirstKiBHasAPosition(t *testing.T) {
+	src := "<html><head><title>T</title></head><body>\n" + strings.Repeat("<p>Text <a href=http://a.example/>link</a></p>\n", 100)
+	for _, near := range []int{300, 3000} {
+		at := strings.Index(src[near:], "\n") + near + 1
+		doc, err := Filter(&failAfter{src: []byte(src), n: at}, Options{})
+		var pe *filter.PosError
+		if !errors.As(err, &pe) || !errors.Is(err, errFailAfter) {
+			t.Fatalf("error after %d bytes: %v, want a *filter.PosError", at, err)
+		}
+		if line := 1 + strings.Count(src[:at], "\n"); pe.Pos.Line != line || pe.Pos.Col != 1 || pe.Pos.Offset != int64(at) {
+			t.Fatalf("error after %d bytes at %d:%d (offset %d), want %d:1", at, pe.Pos.Line, pe.Pos.Col, pe.Pos.Offset, line)
+		}
+		whole, err := Filter(strings.NewReader(src[:at]), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(doc.Archive) != src[:at] || doc.Text != whole.Text || len(doc.Links) != len(whole.Links) || len(doc.Links) == 0 {
+			t.Fatalf("error after %d bytes: archive of %d bytes, text %q, %d links; want the %d bytes before it, %q, %d links",
+				at, len(doc.Archive), doc.Text, len(doc.Links), at, whole.Text, len(whole.Links))
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package htmlstream
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -37,19 +36,22 @@ const prescanSize = 1024
 // Charsets that are not ASCII-compatible (UTF-16, ISO-2022-JP) are decoded
 // whole; their archive copy is re-encoded, which gives the same bytes for
 // any well-formed input.
+//
+// The first prescanSize bytes are read before anything else, for the
+// prescan. A read error among them does not stop the document there: the
+// bytes before it are the whole input, and the tokenizer meets the error
+// after them, where it reports it with its position, as it does later in
+// a document.
 func openInput(r io.Reader, opts Options) (*input, error) {
-	br := bufio.NewReaderSize(r, 4096)
-	head, err := br.Peek(prescanSize)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return nil, fmt.Errorf("reading: %w", err)
-	}
+	head, rest := readHead(r)
+	br := io.MultiReader(bytes.NewReader(head), rest)
 	in := &input{r: br}
 	var enc encoding.Encoding
 	name := ""
 	switch {
 	case bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")):
-		in.bom = []byte("\xEF\xBB\xBF")
-		br.Discard(3)
+		in.bom = head[:3]
+		in.r = io.MultiReader(bytes.NewReader(head[3:]), rest)
 		in.name = "utf-8"
 		return in, nil
 	case bytes.HasPrefix(head, []byte("\xFF\xFE")), bytes.HasPrefix(head, []byte("\xFE\xFF")):
@@ -93,6 +95,27 @@ func openInput(r io.Reader, opts Options) (*input, error) {
 		in.encoder = enc.NewEncoder()
 	}
 	return in, nil
+}
+
+// readHead reads the document's first prescanSize bytes (fewer if it is
+// shorter), and returns them and the reader of the rest: the input, or,
+// when reading failed or ended, that error again. A reader that returns
+// nothing 100 times in a row fails with io.ErrNoProgress, as bufio's does.
+func readHead(r io.Reader) (head []byte, rest io.Reader) {
+	head = make([]byte, 0, prescanSize)
+	for empty := 0; len(head) < prescanSize; {
+		n, err := r.Read(head[len(head):prescanSize])
+		head = head[:len(head)+n]
+		if err != nil {
+			return head, errReader{err}
+		}
+		if n > 0 {
+			empty = 0
+		} else if empty++; empty == 100 {
+			return head, errReader{io.ErrNoProgress}
+		}
+	}
+	return head, r
 }
 
 // mentionsMeta reports whether head holds "<meta" in any case: the prescan

@@ -1,11 +1,19 @@
 package htmlstream
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/phrase"
 	"golang.org/x/net/html/charset"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
 )
 
 // openInput skips x/net's META prescan when the head has no "<meta" in
@@ -56,4 +64,88 @@ func TestPrescanIsSkippedOnlyWhereItFindsNothing(t *testing.T) {
 			t.Errorf("mentionsMeta(%q) = %v", tc.head, got)
 		}
 	}
+}
+
+// outputsOf runs the stage over src with every output, and returns them,
+// the warnings and the stage's error.
+type stageOutputs struct {
+	text, archive, links string
+	warnings             []filter.Warning
+	err                  error
+}
+
+func outputsOf(t *testing.T, src io.Reader, opts Options) stageOutputs {
+	t.Helper()
+	var text, archive, links bytes.Buffer
+	var o stageOutputs
+	c, err := filter.NewCore(filter.Options{}, filter.Outputs{
+		Text: phrase.NewWriter(&text), Archive: &archive,
+		Link:    func(l filter.Link) error { fmt.Fprintf(&links, "%s %d:%d\n", l.URL, l.Line, l.Col); return nil },
+		Warning: func(w filter.Warning) { o.warnings = append(o.warnings, w) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, o.err = run(src, c, opts)
+	if _, err := c.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	o.text, o.archive, o.links = text.String(), archive.String(), links.String()
+	return o
+}
+
+// A read error among the first KiB (the prescan's) stops the document
+// where it happens, as one later does: what was read before it is
+// processed and written, and the error says where it is. It used to stop
+// before anything was read, with no position. The outputs are those of
+// the bytes before the error read as the whole document (the error falls
+// between two tokens), at both places, in UTF-8 and UTF-16, read at
+// several chunk sizes.
+func TestReadErrorInTheFirstKiBKeepsWhatCameBefore(t *testing.T) {
+	page := "<html><head><title>T</title><meta charset=utf-8></head><body>" +
+		strings.Repeat("<p>Some text and <a href=/x>a link</a>.</p>\n", 200)
+	u16 := unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM)
+	docs := []struct {
+		name string
+		src  []byte
+		at   func(tokenEnd int) int // the error's byte offset for a token ending at tokenEnd in page
+		pos  func(tokenEnd int) int64
+	}{
+		{"utf-8", []byte(page), func(e int) int { return e }, func(e int) int64 { return int64(e) }},
+		// Positions in UTF-16 count the decoded text.
+		{"utf-16be", append([]byte{0xFE, 0xFF}, encodeIn(u16, page)...), func(e int) int { return 2 + 2*e }, func(e int) int64 { return int64(e) }},
+	}
+	for _, doc := range docs {
+		// The end of a token near byte 300 and one near byte 3000 of page.
+		for _, near := range []int{300, 3000} {
+			end := strings.Index(page[near:], "</p>") + near + len("</p>")
+			at := doc.at(end)
+			want := outputsOf(t, bytes.NewReader(doc.src[:at]), Options{})
+			for _, n := range []int{1 << 20, 1, 7, 100} {
+				got := outputsOf(t, &failingReader{src: doc.src, at: at, n: n}, Options{})
+				var pe *filter.PosError
+				if !errors.As(got.err, &pe) || !errors.Is(got.err, errTestRead) {
+					t.Fatalf("%s, error at %d, read %d at a time: error %v, want a *filter.PosError of the reader's error", doc.name, at, n, got.err)
+				}
+				if pe.Pos.Offset != doc.pos(end) || pe.Pos.Line != 1+strings.Count(page[:end], "\n") {
+					t.Fatalf("%s, error at %d, read %d at a time: error at %v (offset %d), want offset %d", doc.name, at, n, pe.Pos, pe.Pos.Offset, doc.pos(end))
+				}
+				if got.text != want.text || got.archive != want.archive || got.links != want.links {
+					t.Fatalf("%s, error at %d, read %d at a time: outputs differ from those of the bytes before the error:\ntext %q\nwant %q\narchive %q\nwant %q\nlinks %q\nwant %q",
+						doc.name, at, n, got.text, want.text, got.archive, want.archive, got.links, want.links)
+				}
+				if want.text == "" {
+					t.Fatalf("%s: nothing before the error", doc.name)
+				}
+			}
+		}
+	}
+}
+
+func encodeIn(e encoding.Encoding, s string) []byte {
+	b, err := e.NewEncoder().Bytes([]byte(s))
+	if err != nil {
+		panic(fmt.Sprintf("%q: %v", s, err))
+	}
+	return b
 }
