@@ -54,8 +54,11 @@ func openInput(r io.Reader, opts Options) (*input, error) {
 		in.r = io.MultiReader(bytes.NewReader(head[3:]), rest)
 		in.name = "utf-8"
 		return in, nil
-	case bytes.HasPrefix(head, []byte("\xFF\xFE")), bytes.HasPrefix(head, []byte("\xFE\xFF")):
-		enc, name = unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16"
+	case bytes.HasPrefix(head, []byte("\xFF\xFE")):
+		enc, name = unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"
+	case bytes.HasPrefix(head, []byte("\xFE\xFF")):
+		// The encoder writes the copy in this order (and its BOM).
+		enc, name = unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"
 	case opts.Charset != "":
 		e, n := charset.Lookup(opts.Charset)
 		if e == nil {

@@ -149,3 +149,53 @@ func encodeIn(e encoding.Encoding, s string) []byte {
 	}
 	return b
 }
+
+// A UTF-16 page's archive copy is in its own byte order: a UTF-16BE one
+// came out as UTF-16LE (the decoder read either BOM, the encoder wrote
+// little-endian). With no-archive regions, the ellipsis is in UTF-16BE
+// too. The page is larger than the buffers, read at many chunk sizes.
+func TestUTF16BigEndianArchiveStaysBigEndian(t *testing.T) {
+	body := strings.Repeat("<p>Grüße, 日本語 😀 <a href=/x>link</a></p>\n", 2000)
+	for _, tc := range []struct {
+		name, page string
+	}{
+		{"no region", "<html><head><title>Tïtle</title></head><body>" + body + "</body></html>\n"},
+		{"regions", "<html><head><title>Tïtle</title></head><body>" + body + `<div class="robots-noarchive"><p>secret 😀</p></div>` +
+			body + "<img class=robots-noarchive src=x><p data-nosnippet>hidden</p></body></html>\n"},
+	} {
+		want8, _ := archiveOf(t, strings.NewReader(tc.page))
+		for _, order := range []unicode.Endianness{unicode.BigEndian, unicode.LittleEndian} {
+			bom := []byte{0xFE, 0xFF}
+			if order == unicode.LittleEndian {
+				bom = []byte{0xFF, 0xFE}
+			}
+			enc := unicode.UTF16(order, unicode.IgnoreBOM)
+			src := append(bytes.Clone(bom), encodeIn(enc, tc.page)...)
+			want := append(bytes.Clone(bom), encodeIn(enc, want8)...)
+			if tc.name == "no region" && !bytes.Equal(want, src) {
+				t.Fatal("the UTF-8 copy is not the page")
+			}
+			for _, n := range []int{0, 1, 2, 3, 5, 64, 4093} {
+				got, _ := archiveOf(t, readAtATime(string(src), n))
+				if got != string(want) {
+					i := firstDiff([]byte(got), want)
+					t.Fatalf("%s, %v, read %d at a time: the copy differs at byte %d of %d:\n got %q\nwant %q",
+						tc.name, bom, n, i, len(want), clipAt([]byte(got), i), clipAt(want, i))
+				}
+			}
+		}
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
+func clipAt(b []byte, i int) []byte {
+	return b[max(0, i-40):min(len(b), i+40)]
+}
