@@ -17,11 +17,14 @@ import (
 type input struct {
 	r        io.Reader
 	name     string            // the charset's name
-	bom      []byte            // a UTF-8 byte order mark, kept for the archive copy
+	bom      []byte            // a byte order mark, kept for the archive copy
 	dec      *encoding.Decoder // decodes text of an ASCII-compatible charset; nil for UTF-8
-	enc      encoding.Encoding // the charset of an ASCII-compatible, non-UTF-8 input
-	encoder  *encoding.Encoder // re-encodes the archive copy of a decoded input
+	enc      encoding.Encoding // the charset of a non-UTF-8 input, for the ellipsis
+	raw      *rawInput         // decodes a charset that is not ASCII-compatible, keeping the original bytes
 	fallback *encoding.Decoder // decodes text that is not valid UTF-8 in an unlabeled document
+	// withheld: the charset is WHATWG's replacement encoding, whose
+	// document reads as one U+FFFD; no archive copy is written (run).
+	withheld bool
 }
 
 // prescanSize is how much the charset prescan looks at (as browsers do).
@@ -34,31 +37,36 @@ const prescanSize = 1024
 // charset is not decoded in front of the tokenizer: markup is ASCII in all
 // of them, and only text and attribute values are decoded, as they arrive.
 // Charsets that are not ASCII-compatible (UTF-16, ISO-2022-JP) are decoded
-// whole; their archive copy is re-encoded, which gives the same bytes for
-// any well-formed input.
+// whole, a character at a time, keeping the original bytes for the copy
+// (rawInput). WHATWG's replacement encoding decodes any document to one
+// U+FFFD: its archive copy is withheld.
 //
 // The first prescanSize bytes are read before anything else, for the
 // prescan. A read error among them does not stop the document there: the
 // bytes before it are the whole input, and the tokenizer meets the error
 // after them, where it reports it with its position, as it does later in
 // a document.
-func openInput(r io.Reader, opts Options) (*input, error) {
+func openInput(r io.Reader, opts Options, keepRaw bool) (*input, error) {
 	head, rest := readHead(r)
-	br := io.MultiReader(bytes.NewReader(head), rest)
-	in := &input{r: br}
-	var enc encoding.Encoding
-	name := ""
+	in := &input{}
 	switch {
 	case bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")):
 		in.bom = head[:3]
-		in.r = io.MultiReader(bytes.NewReader(head[3:]), rest)
+	case bytes.HasPrefix(head, []byte("\xFF\xFE")), bytes.HasPrefix(head, []byte("\xFE\xFF")):
+		in.bom = head[:2]
+	}
+	src := io.MultiReader(bytes.NewReader(head[len(in.bom):]), rest)
+	in.r = src
+	var enc encoding.Encoding
+	name := ""
+	switch {
+	case len(in.bom) == 3:
 		in.name = "utf-8"
 		return in, nil
-	case bytes.HasPrefix(head, []byte("\xFF\xFE")):
-		enc, name = unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM), "utf-16le"
-	case bytes.HasPrefix(head, []byte("\xFE\xFF")):
-		// The encoder writes the copy in this order (and its BOM).
-		enc, name = unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM), "utf-16be"
+	case len(in.bom) == 2 && head[0] == 0xFF:
+		enc, name = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), "utf-16le"
+	case len(in.bom) == 2:
+		enc, name = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be"
 	case opts.Charset != "":
 		e, n := charset.Lookup(opts.Charset)
 		if e == nil {
@@ -89,13 +97,25 @@ func openInput(r io.Reader, opts Options) (*input, error) {
 	in.name = name
 	switch {
 	case name == "utf-8" || enc == nil:
-		return in, nil
 	case asciiCompatible(name):
 		in.dec = enc.NewDecoder()
 		in.enc = enc
+	case name == "replacement":
+		in.r = transform.NewReader(src, enc.NewDecoder())
+		in.withheld = len(head) > 0
 	default:
-		in.r = transform.NewReader(br, enc.NewDecoder())
-		in.encoder = enc.NewEncoder()
+		in.enc = enc
+		var units unitDecoder
+		switch name {
+		case "utf-16le", "utf-16be":
+			units = utf16Units{bigEndian: name == "utf-16be"}
+		case "iso-2022-jp":
+			units = &transformUnits{t: enc.NewDecoder(), split: iso2022JPSplit}
+		default:
+			units = &transformUnits{t: enc.NewDecoder()}
+		}
+		in.raw = newRawInput(src, units, keepRaw, name == "iso-2022-jp")
+		in.r = in.raw
 	}
 	return in, nil
 }
@@ -149,6 +169,23 @@ func ellipsisIn(enc encoding.Encoding, ellipsis string) []byte {
 		return []byte("...")
 	}
 	return []byte(ellipsis)
+}
+
+// rawEllipsis encodes the ellipsis for a charset that is not
+// ASCII-compatible, where bytes as given would not read as text: one it
+// cannot encode (not valid UTF-8) is "...". In ISO-2022-JP it starts with
+// an escape sequence, as the encoder's "…" does (an ASCII one gets ESC ( B),
+// so it reads the same in any state the copy is in where it is written; it
+// ends in ASCII, as the encoder leaves it.
+func rawEllipsis(enc encoding.Encoding, name, ellipsis string) []byte {
+	e, err := enc.NewEncoder().Bytes([]byte(ellipsis))
+	if err != nil || len(e) == 0 {
+		e, _ = enc.NewEncoder().Bytes([]byte("..."))
+	}
+	if name == "iso-2022-jp" && (len(e) == 0 || e[0] != 0x1b) {
+		e = append(bytes.Clone(escASCII), e...)
+	}
+	return e
 }
 
 // asciiCompatible reports whether every ASCII byte of the charset's text is

@@ -199,3 +199,26 @@ func firstDiff(a, b []byte) int {
 func clipAt(b []byte, i int) []byte {
 	return b[max(0, i-40):min(len(b), i+40)]
 }
+
+// WHATWG's replacement encoding (ISO-2022-KR, HZ-GB-2312 and the others
+// whose bytes can be read as markup by one reader and not by another)
+// decodes a document to one U+FFFD: robofilter cannot see its robots
+// META or its no-archive regions, so it cannot know a copy is safe, and
+// writes none, with a warning (it wrote EF BF BD, which is not the page).
+// The text is the U+FFFD a browser shows.
+func TestReplacementEncodingWithholdsTheArchive(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		opts      Options
+	}{
+		{"META", "<meta charset=iso-2022-kr><p>\x1b$)C\x0e!!\x0f secret</p>", Options{}},
+		{"label", "<p>anything</p>", Options{Charset: "hz-gb-2312"}},
+		{"Content-Type", "<p>anything</p>", Options{ContentType: "text/html; charset=iso-2022-cn"}},
+	} {
+		got := outputsOf(t, strings.NewReader(tc.src), tc.opts)
+		if got.err != nil || got.archive != "" || got.text != "\uFFFD\n" || len(got.warnings) != 1 ||
+			!strings.Contains(got.warnings[0].Message, "no archive copy is written") || got.warnings[0].Line != 1 {
+			t.Fatalf("%s: archive %q, text %q, warnings %v, error %v", tc.name, got.archive, got.text, got.warnings, got.err)
+		}
+	}
+}

@@ -38,16 +38,20 @@ func Run(r io.Reader, core *filter.Core, opts Options) error {
 
 // run is Run, also returning the builder (tests read its counters).
 func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
-	in, err := openInput(r, opts)
+	in, err := openInput(r, opts, core.WantsArchive())
 	if err != nil {
 		return nil, err
 	}
 	core.SetResultInfo("html", in.name)
-	if in.enc != nil {
+	switch {
+	case in.raw != nil:
+		core.SetEllipsis(rawEllipsis(in.enc, in.name, core.Ellipsis()))
+	case in.enc != nil:
 		core.SetEllipsis(ellipsisIn(in.enc, core.Ellipsis()))
 	}
-	if in.encoder != nil {
-		core.EncodeArchive(in.encoder)
+	if in.withheld && core.WantsArchive() {
+		core.Warn(filter.StartPos, "the charset is WHATWG's replacement encoding (ISO-2022-KR, ISO-2022-CN, HZ-GB-2312 and the like), "+
+			"which browsers do not decode: the page reads as one U+FFFD, its robots directives cannot be read, and no archive copy is written")
 	}
 	maxTok := opts.MaxTokenSize
 	if maxTok <= 0 {
@@ -61,7 +65,9 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	if len(in.bom) > 0 {
 		core.SetPos(z.pos)
 		core.Archive(in.bom, true)
-		z.pos = z.pos.Advance(in.bom)
+		if in.raw == nil {
+			z.pos = z.pos.Advance(in.bom) // positions in UTF-16 count the decoded text
+		}
 	}
 	deepFrom := opts.deepFrom
 	if deepFrom <= 0 {
@@ -69,7 +75,8 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	}
 	b := newBuilder(core, z, maxDepth, deepFrom)
 	b.afterToken = opts.afterToken != nil
-	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, archive: core.WantsArchive(), pendingEnd: -1}
+	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, raw: in.raw,
+		archive: core.WantsArchive() && !in.withheld, pendingEnd: -1}
 	d.utf8 = d.dec == nil && d.fallback == nil
 	if d.archive {
 		z.beforeMove = d.passPending
@@ -87,8 +94,13 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 			if z.Err() == io.EOF {
 				// A tag or comment cut off by the end of input is no token,
 				// but its bytes are part of the document.
-				d.passPending()
-				core.Archive(z.Raw(), core.ArchiveOn(b.top().scope))
+				if d.archive {
+					d.passPending()
+					d.archiveBytes(z.Raw(), pos.Offset, core.ArchiveOn(b.top().scope))
+					if d.raw != nil {
+						d.raw.end(core)
+					}
+				}
 				d.eof()
 				return b, nil
 			}
@@ -124,9 +136,14 @@ type driver struct {
 	utf8     bool   // neither dec nor fallback: the input is read as UTF-8
 	attrs    []attr // reused from tag to tag
 	archive  bool   // the archive copy is wanted
+	// raw, for a charset that is not ASCII-compatible, has the original
+	// bytes of what the tokenizer reads decoded: the copy takes those.
+	raw *rawInput
 	// pendingStart and pendingEnd are the tokens to copy put off, in the
 	// tokenizer's buffer (archiveRaw); pendingEnd is -1 when there are none.
+	// pendingOff is where they start in the decoded input (for raw).
 	pendingStart, pendingEnd int
+	pendingOff               int64
 	names                    nameCache    // tag names' atoms
 	interned                 filter.Names // unknown elements' names
 	// quoted is the class or rel value a typographic quote opened and no
@@ -186,11 +203,11 @@ func (d *driver) token(tt html.TokenType) {
 		}
 		switch parentOn := c.ArchiveOn(b.tokParent); {
 		case parentOn && b.tokVoid:
-			c.Elide()
+			d.elide()
 		case parentOn:
 			d.archiveRaw(true)
 			b.tokNode.startCopied = b.tokNode.onStack
-			c.Elide()
+			d.elide()
 		default:
 			d.archiveRaw(false)
 		}
@@ -256,10 +273,10 @@ func (d *driver) archiveRaw(on bool) {
 func (d *driver) archiveToken(on bool) {
 	d.passPending()
 	if on && d.z.rawStays() {
-		d.pendingStart, d.pendingEnd = d.z.start, d.z.start+d.z.size
+		d.pendingStart, d.pendingEnd, d.pendingOff = d.z.start, d.z.start+d.z.size, d.z.pos.Offset
 		return
 	}
-	d.core.Archive(d.z.Raw(), on)
+	d.archiveBytes(d.z.Raw(), d.z.pos.Offset, on)
 }
 
 // passPending passes the tokens put off (buf[pendingStart:pendingEnd]).
@@ -269,7 +286,26 @@ func (d *driver) passPending() {
 	}
 	b := d.z.buf[d.pendingStart:d.pendingEnd]
 	d.pendingEnd = -1 // first: Archive calls back
-	d.core.Archive(b, true)
+	d.archiveBytes(b, d.pendingOff, true)
+}
+
+// archiveBytes passes bytes the tokenizer read, at offset off of what it
+// reads, to the archive copy, or elides them: the original bytes where the
+// input was decoded in front of the tokenizer.
+func (d *driver) archiveBytes(b []byte, off int64, on bool) {
+	if d.raw != nil {
+		d.raw.archive(d.core, b, off, on)
+		return
+	}
+	d.core.Archive(b, on)
+}
+
+// elide writes the ellipsis where a no-archive region starts.
+func (d *driver) elide() {
+	d.core.Elide()
+	if d.raw != nil {
+		d.raw.elided()
+	}
 }
 
 // bareEndTag reports whether an end tag holds nothing but its name: the
