@@ -25,6 +25,10 @@ type input struct {
 	// withheld: the charset is WHATWG's replacement encoding, whose
 	// document reads as one U+FFFD; no archive copy is written (run).
 	withheld bool
+	// metaDecides: nothing outranks a META charset (no BOM, --charset or
+	// Content-Type charset decided), so one the prescan could not use is
+	// warned about (metaCharset).
+	metaDecides bool
 }
 
 // prescanSize is how much the charset prescan looks at (as browsers do).
@@ -78,12 +82,13 @@ func openInput(r io.Reader, opts Options, keepRaw bool) (*input, error) {
 		// tokenizes the head again (a sixth of a small page's cost): no
 		// label, no META that could name a charset, no byte above ASCII,
 		// so windows-1252 as a guess, read as below.
-		in.name = "utf-8"
+		in.name, in.metaDecides = "utf-8", true
 		in.fallback = charmap.Windows1252.NewDecoder()
 		return in, nil
 	default:
 		var certain bool
 		enc, name, certain = charset.DetermineEncoding(head, opts.ContentType)
+		in.metaDecides = !certain
 		if !certain && name == "windows-1252" && !hasHighBytes(head) {
 			// Nothing labels the document and its first KiB is plain ASCII:
 			// the prescan's windows-1252 is a guess. Most such pages are
@@ -195,4 +200,87 @@ func rawEllipsis(enc encoding.Encoding, name, ellipsis string) []byte {
 func asciiCompatible(name string) bool {
 	n := strings.ToLower(name)
 	return !strings.HasPrefix(n, "utf-16") && n != "iso-2022-jp" && n != "replacement"
+}
+
+// metaCharset warns of a META that names a charset the document is not
+// read in, where nothing but a META could have decided it: one that comes
+// after the bytes the prescan reads (a browser would read such a page
+// again in that charset; a stream cannot), or that another META or the
+// prescan's guess came before; and, wherever it is, of a META that names
+// no known charset. One that names the charset in use (or, in a page read
+// as UTF-8 with windows-1252 as the fallback, windows-1252, which reads
+// its text wherever it is not UTF-8) says nothing new.
+func (b *builder) metaCharset() {
+	in := b.charset
+	label, ok := metaCharsetLabel(&b.tok)
+	if in == nil || !ok {
+		return
+	}
+	c := b.core
+	e, name := charset.Lookup(label)
+	if e == nil {
+		c.Warn(b.z.pos, "META names charset %q, which is not known; ignored (the document is read as %s)", label, in.name)
+		return
+	}
+	if strings.HasPrefix(name, "utf-16") {
+		name = "utf-8" // as the prescan reads it: a page whose META the tokenizer read is not in UTF-16
+	}
+	if !in.metaDecides || name == in.name || in.fallback != nil && name == "windows-1252" {
+		return
+	}
+	if end := b.z.pos.Offset + int64(len(b.z.Raw())); end > prescanSize {
+		c.Warn(b.z.pos, "META charset %q comes after the first %d bytes, where the charset is decided; ignored (the document is read as %s)", label, prescanSize, in.name)
+		return
+	}
+	c.Warn(b.z.pos, "META charset %q is not the one the prescan of the first %d bytes found; ignored (the document is read as %s)", label, prescanSize, in.name)
+}
+
+// metaCharsetLabel returns the charset a META start tag names, as the
+// prescan reads it: its charset attribute, or the charset parameter of its
+// content where http-equiv is Content-Type.
+func metaCharsetLabel(t *token) (string, bool) {
+	if cs, ok := t.attr("charset"); ok {
+		return string(cs), true
+	}
+	if he, ok := t.attr("http-equiv"); !ok || !strings.EqualFold(string(he), "content-type") {
+		return "", false
+	}
+	content, ok := t.attr("content")
+	if !ok {
+		return "", false
+	}
+	return charsetFromContent(strings.ToLower(string(content)))
+}
+
+// charsetFromContent is the HTML "algorithm for extracting a character
+// encoding from a meta element" (x/net's fromMetaElement) on a lower-cased
+// content value.
+func charsetFromContent(s string) (string, bool) {
+	for s != "" {
+		i := strings.Index(s, "charset")
+		if i < 0 {
+			return "", false
+		}
+		s = strings.TrimLeft(s[i+len("charset"):], " \t\n\f\r")
+		if !strings.HasPrefix(s, "=") {
+			continue
+		}
+		s = strings.TrimLeft(s[1:], " \t\n\f\r")
+		if s == "" {
+			return "", false
+		}
+		if q := s[0]; q == '"' || q == '\'' {
+			end := strings.IndexByte(s[1:], q)
+			if end < 0 {
+				return "", false
+			}
+			return s[1 : 1+end], true
+		}
+		end := strings.IndexAny(s, "; \t\n\f\r")
+		if end < 0 {
+			end = len(s)
+		}
+		return s[:end], true
+	}
+	return "", false
 }

@@ -222,3 +222,63 @@ func TestReplacementEncodingWithholdsTheArchive(t *testing.T) {
 		}
 	}
 }
+
+// A META charset the document is not read in is warned about, with its
+// position, where only a META could have decided the charset: past the
+// first KiB (too late for the prescan), or after the META the prescan
+// took; and one that names no known charset, anywhere. A META naming the
+// charset in use (by another label too) says nothing.
+func TestMetaCharsetNotUsedIsWarned(t *testing.T) {
+	pad := "<p>" + strings.Repeat("x", 1100) + "</p>\n"
+	u16 := unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM)
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		opts Options
+		want []string // "line:col: start of the message"
+	}{
+		{"late", []byte(pad + `<meta charset="koi8-r">`), Options{},
+			[]string{`2:1: META charset "koi8-r" comes after the first 1024 bytes`}},
+		{"late http-equiv", []byte(pad + `<META HTTP-EQUIV=Content-Type content='text/html; charset=iso-8859-2'>`), Options{},
+			[]string{`2:1: META charset "iso-8859-2" comes after the first 1024 bytes`}},
+		{"late, straddling the first KiB", []byte("<p>" + strings.Repeat("x", 1010) + `</p><meta charset=koi8-r>`), Options{},
+			[]string{`1:1018: META charset "koi8-r" comes after`}},
+		{"late, the charset in use", []byte(pad + `<meta charset=UTF-8><meta http-equiv=content-type content="text/html;charset=utf8">`), Options{}, nil},
+		{"late, the fallback of an unlabeled page", []byte(pad + `<meta charset=windows-1252><meta charset=iso-8859-1>`), Options{}, nil},
+		{"late, another label of the prescan's", []byte(`<meta charset=windows-1252>` + pad + `<meta charset=latin1>`), Options{}, nil},
+		{"late, the prescan's utf-8", []byte(`<meta charset=utf-8>` + pad + `<meta charset=koi8-r>`), Options{},
+			[]string{`2:1: META charset "koi8-r" comes after`}},
+		{"late utf-16 is utf-8", []byte(`<meta charset=utf-8>` + pad + `<meta charset=utf-16>`), Options{}, nil},
+		{"early, after the one the prescan took", []byte(`<meta charset=iso-8859-2><meta charset=koi8-r>`), Options{},
+			[]string{`1:26: META charset "koi8-r" is not the one the prescan`}},
+		{"unknown, early", []byte(`<meta charset=klingon><p>x`), Options{},
+			[]string{`1:1: META names charset "klingon", which is not known`}},
+		{"unknown, late", []byte(pad + `<meta http-equiv=content-type content="text/html; charset=x-none">`), Options{},
+			[]string{`2:1: META names charset "x-none", which is not known`}},
+		{"late, but the Content-Type decides", []byte(pad + `<meta charset=koi8-r>`), Options{ContentType: "text/html; charset=utf-8"}, nil},
+		{"late, but --charset decides", []byte(pad + `<meta charset=koi8-r>`), Options{Charset: "windows-1251"}, nil},
+		{"late unknown, --charset", []byte(pad + `<meta charset=nope>`), Options{Charset: "windows-1251"},
+			[]string{`2:1: META names charset "nope", which is not known`}},
+		{"BOM", append([]byte{0xFF, 0xFE}, encodeIn(u16, `<meta charset=utf-16><meta charset=koi8-r>`+pad)...), Options{}, nil},
+		{"in a template, inert", []byte(pad + `<template><meta charset=koi8-r></template>`), Options{}, nil},
+		// META breaks out of foreign content: it is an HTML META there.
+		{"in SVG", []byte(pad + `<svg><meta charset=koi8-r></svg>`), Options{},
+			[]string{`2:6: META charset "koi8-r" comes after`}},
+		{"no charset", []byte(pad + `<meta http-equiv=content-type content="text/html"><meta name=x content="charset=koi8-r">`), Options{}, nil},
+	} {
+		for _, n := range []int{0, 1, 5, 1023} {
+			got := outputsOf(t, readAtATime(string(tc.src), n), tc.opts)
+			var msgs []string
+			for _, w := range got.warnings {
+				msgs = append(msgs, fmt.Sprintf("%d:%d: %s", w.Line, w.Col, w.Message))
+			}
+			ok := len(msgs) == len(tc.want)
+			for i := range tc.want {
+				ok = ok && strings.HasPrefix(msgs[i], tc.want[i])
+			}
+			if !ok {
+				t.Fatalf("%s, read %d at a time: warnings\n%s\nwant\n%s", tc.name, n, strings.Join(msgs, "\n"), strings.Join(tc.want, "\n"))
+			}
+		}
+	}
+}

@@ -131,6 +131,7 @@ func (b *builder) elementHooks(n *node) {
 		if hasName && hasContent {
 			b.core.Meta(name, content, b.z.pos, true)
 		}
+		b.metaCharset()
 	case a.Base:
 		if t.hasHref {
 			b.core.BaseHref(t.href)

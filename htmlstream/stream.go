@@ -75,6 +75,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	}
 	b := newBuilder(core, z, maxDepth, deepFrom)
 	b.afterToken = opts.afterToken != nil
+	b.charset = in
 	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, raw: in.raw,
 		archive: core.WantsArchive() && !in.withheld, pendingEnd: -1}
 	d.utf8 = d.dec == nil && d.fallback == nil

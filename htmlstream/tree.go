@@ -167,6 +167,8 @@ type builder struct {
 	// that removes a body holding only whitespace-like text, and a second
 	// <html> or <body> tag that adds a class to an element already written.
 	fostered, adopted, removedBody, lateClass int
+	// charset is how the input is read, for META charsets (metaCharset).
+	charset *input
 	// htmlClass is the html start tag's class, read again when the head
 	// names the profile under --require-profile (elementHooks).
 	htmlClass []byte
