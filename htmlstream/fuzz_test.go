@@ -2,6 +2,7 @@ package htmlstream
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
@@ -32,9 +33,94 @@ func fuzzSeeds(f *testing.F) {
 	}
 	for _, s := range []string{"", "<", "<!--", "<table><a>1<td>2</td>3</table>", "<svg><![CDATA[x]]></svg>",
 		"<plaintext><b>", strings.Repeat("<b><p>", 30), "<html class=robots-noarchive>", "\xff\xfe<\x00p>",
-		"<meta charset=utf-16><p>x", "<frameset><noframes>x</noframes>", "<select><option><b>x</select>y"} {
+		"<meta charset=utf-16><p>x", "<frameset><noframes>x</noframes>", "<select><option><b>x</select>y",
+		// Charsets decoded in front of the tokenizer (rawinput.go).
+		"\xfe\xff\x00<\x00p\x00 \x00c\x00l\x00a\x00s\x00s\x00=\x00r\x00o\x00b\x00o\x00t\x00s\x00-\x00n\x00o\x00a\x00r\x00c\x00h\x00i\x00v\x00e\x00>\xd8\x00x\x00<\x00/\x00p\x00>\xdc",
+		"\xff\xfe<\x00b\x00>\x00\x00\xd8<\x00i\x00m\x00g\x00 \x00d\x00a\x00t\x00a\x00-\x00n\x00o\x00s\x00n\x00i\x00p\x00p\x00e\x00t\x00>\x00",
+		"<meta charset=iso-2022-jp>\x1b(J<p>~</p><p class=robots-noarchive>\x1b$B$3\x1b(B</p>\x1b(I12\x1b$@F|\n<b>\x1bxy</b>\x1b$(D",
+		"<meta charset=iso-2022-kr><p>\x1b$)C\x0e!!\x0f</p>"} {
 		f.Add([]byte(s))
 	}
+}
+
+// decodedLike decodes b as the input in was decoded (a byte order mark
+// first is dropped).
+func decodedLike(in *input, b []byte) []byte {
+	b = bytes.TrimPrefix(b, in.bom)
+	var units unitDecoder
+	switch in.name {
+	case "utf-16le", "utf-16be":
+		units = utf16Units{bigEndian: in.name == "utf-16be"}
+	case "iso-2022-jp":
+		units = &transformUnits{t: in.enc.NewDecoder(), split: iso2022JPSplit}
+	default:
+		units = &transformUnits{t: in.enc.NewDecoder()}
+	}
+	out, _ := io.ReadAll(newRawInput(bytes.NewReader(b), units, false, false))
+	return out
+}
+
+// archiveProperties runs the stage over data with the archive copy as its
+// output and checks it, returning the builder:
+//
+// Property 1: with no no-archive markup, the archive is the input, in any
+// charset (but WHATWG's replacement encoding, whose copy is withheld).
+//
+// Property 4: in a charset decoded in front of the tokenizer, the copy
+// (the input's bytes, the ellipsis in the charset where regions are
+// elided) decodes to the copy of the decoded document read as UTF-8: no
+// splice cuts a character or leaves the copy in another ISO-2022-JP state
+// than the input.
+func archiveProperties(t *testing.T, data []byte) *builder {
+	var archive bytes.Buffer
+	c, _ := filter.NewCore(filter.Options{}, filter.Outputs{Archive: &archive})
+	in, err := openInput(bytes.NewReader(data), Options{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := run(bytes.NewReader(data), c, Options{MaxDepth: 1 << 16})
+	c.Finish()
+	if err != nil {
+		t.Fatalf("error on HTML input: %v", err)
+	}
+	low := bytes.ToLower(bytes.ReplaceAll(data, []byte{0}, nil)) // UTF-16's markup too
+	noArchiveMarkup := bytes.Contains(low, []byte("archive")) || bytes.Contains(low, []byte("snippet")) ||
+		bytes.Contains(low, []byte("googleoff")) || bytes.Contains(low, []byte("nocache"))
+	if !noArchiveMarkup && !in.withheld && !bytes.Equal(archive.Bytes(), data) {
+		t.Fatalf("archive differs from the input:\n%q\n%q", archive.Bytes(), data)
+	}
+	if in.raw != nil {
+		decoded := decodedLike(in, data)
+		var want bytes.Buffer
+		c8, _ := filter.NewCore(filter.Options{}, filter.Outputs{Archive: &want})
+		if _, err := run(bytes.NewReader(decoded), c8, Options{MaxDepth: 1 << 16, Charset: "utf-8"}); err != nil {
+			t.Fatal(err)
+		}
+		c8.Finish()
+		if got := decodedLike(in, archive.Bytes()); !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("%s: the copy decodes to\n%q\nthe UTF-8 copy of the decoded document is\n%q", in.name, got, want.Bytes())
+		}
+	}
+	return b
+}
+
+// FuzzDecodedCharset checks archiveProperties on documents in the
+// charsets decoded in front of the tokenizer, which FuzzStream's inputs
+// seldom are: the fuzzer's bytes after a UTF-16 byte order mark (either
+// order) or after a META that names ISO-2022-JP.
+func FuzzDecodedCharset(f *testing.F) {
+	for _, s := range []string{"<p>a</p>", "<p class=robots-noarchive>x</p><img data-nosnippet>y", "<!--googleoff: snippet-->a <b>c</b><!--googleon: snippet-->",
+		"\x1b(J<p>~</p><p class=robots-noarchive>\x1b$B$3\x1b(B</p>\x1b(I12\x1b$@F|\n<b>\x1bxy</b>\x1b$(D",
+		"<\x00p\x00 \x00d\x00a\x00t\x00a\x00-\x00n\x00o\x00s\x00n\x00i\x00p\x00p\x00e\x00t\x00>\x00\x00\xd8x\x00<\x00/\x00p\x00>\x00\x00\xdc",
+		"\x00<\x00p\x00 \x00c\x00l\x00a\x00s\x00s\x00=\x00r\x00o\x00b\x00o\x00t\x00s\x00-\x00n\x00o\x00a\x00r\x00c\x00h\x00i\x00v\x00e\x00>\xd8\x00\x00x\x00<"} {
+		for which := range uint8(3) {
+			f.Add(which, []byte(s))
+		}
+	}
+	prefixes := [][]byte{{0xFF, 0xFE}, {0xFE, 0xFF}, []byte("<meta charset=iso-2022-jp>")}
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		archiveProperties(t, append(bytes.Clone(prefixes[int(which)%len(prefixes)]), data...))
+	})
 }
 
 func FuzzStream(f *testing.F) {
@@ -43,26 +129,8 @@ func FuzzStream(f *testing.F) {
 		if bytes.Contains(bytes.ToLower(data), []byte("zqx")) {
 			return // the canaries must be ours
 		}
-		// Property 1: with no no-archive markup, the archive is the input,
-		// in any charset (but WHATWG's replacement encoding, whose copy is
-		// withheld).
-		var archive bytes.Buffer
-		c, _ := filter.NewCore(filter.Options{}, filter.Outputs{Archive: &archive})
-		in, err := openInput(bytes.NewReader(data), Options{}, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := run(bytes.NewReader(data), c, Options{MaxDepth: 1 << 16})
-		c.Finish()
-		if err != nil {
-			t.Fatalf("error on HTML input: %v", err)
-		}
-		low := bytes.ToLower(bytes.ReplaceAll(data, []byte{0}, nil)) // UTF-16's markup too
-		noArchiveMarkup := bytes.Contains(low, []byte("archive")) || bytes.Contains(low, []byte("snippet")) ||
-			bytes.Contains(low, []byte("googleoff")) || bytes.Contains(low, []byte("nocache"))
-		if !noArchiveMarkup && !in.withheld && !bytes.Equal(archive.Bytes(), data) {
-			t.Fatalf("archive differs from the input:\n%q\n%q", archive.Bytes(), data)
-		}
+		// Properties 1 and 4 (archiveProperties).
+		b := archiveProperties(t, data)
 		// Property 2: every node came back: no element is left open, so
 		// every link and region was completed.
 		if len(b.free) != b.allocated {
@@ -71,9 +139,8 @@ func FuzzStream(f *testing.F) {
 
 		// Property 3: canaries in excluded regions never leak.
 		src := append([]byte(canaryPrefix), data...)
-		var text, snip bytes.Buffer
-		archive.Reset()
-		c, _ = filter.NewCore(filter.Options{}, filter.Outputs{
+		var text, snip, archive bytes.Buffer
+		c, _ := filter.NewCore(filter.Options{}, filter.Outputs{
 			Text: phrase.NewWriter(&text), ArchiveText: phrase.NewWriter(&snip), Archive: &archive,
 			Link: func(filter.Link) error { return nil }, Region: func(filter.Region) error { return nil },
 		})
