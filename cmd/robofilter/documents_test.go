@@ -494,7 +494,7 @@ func TestRecordsEndWithADocumentRecord(t *testing.T) {
 			document: `{"type":"document","file":"-","format":"xml","charset":"utf-8","directives":{"noindex":true,"nofollow":false,"noarchive":true,"nosnippet":false,` +
 				`"sources":[{"origin":"x-robots-tag","value":"noarchive"},{"origin":"robots PI","value":"index=\"no\" follow=\"yes\"","line":1,"col":1}]}}`},
 		{name: "unreadable_file", feed: "<feed>\n" + entries + "</feed>\n", args: []string{"-", missing}, records: 2, code: 1, documents: 2,
-			document: `{"type":"document","file":"` + missing + `","directives":{"noindex":false,"nofollow":false,"noarchive":false,"nosnippet":false},"error":"open ` + missing + `: no such file or directory"}`},
+			document: `{"type":"document","file":"` + missing + `","directives":{"noindex":false,"nofollow":false,"noarchive":false,"nosnippet":false},"error":"no such file or directory"}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, cmd := range []string{"text", "archive", "links"} {
@@ -673,13 +673,14 @@ func (f *failingStdin) Read(p []byte) (int, error) {
 }
 
 // A read that fails is reported after the input's name, once: without the
-// "read /dev/stdin:" of the system's error.
+// "read /dev/stdin:" of the system's error; a document's, with where it
+// stopped.
 func TestReadErrorNamesTheInputOnce(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"text"}, "robofilter: -: error: reading: input/output error\n"},
+		{[]string{"text"}, "robofilter: -:2:1: error: reading: input/output error\n"},
 		{[]string{"robots", "-"}, "robofilter: -: error: input/output error\n"},
 		{[]string{"allowed", "--robots", writeRobotsFile(t, "User-agent: *\n"), "--agent", "x"}, "robofilter: -: error: reading URLs: input/output error\n"},
 	} {
