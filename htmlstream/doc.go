@@ -54,7 +54,9 @@
 // attribute values are decoded, as they arrive. An unlabeled document is
 // read as UTF-8, with windows-1252 for text that is not valid UTF-8.
 // Charsets that are not ASCII-compatible (UTF-16, ISO-2022-JP) are decoded
-// in front of the tokenizer.
+// in front of the tokenizer one character at a time (rawinput.go), keeping
+// the original bytes until the archive copy has passed them, so that the
+// copy is the input's bytes there too.
 //
 // # Positions
 //
