@@ -19,11 +19,16 @@ type recordBuffers struct {
 	in    *bufio.Reader
 	buf   bytes.Buffer
 	marks [][2]int // comment markers written into buf (writeHTML)
-	// bases holds the base in effect at the elements whose base was asked
-	// for and at their ancestors (nil: none), so that the records under
-	// the same ancestors do not resolve their xml:base values again. It is
+	// bases holds the base in effect at the ancestors of the records
+	// (nil: none), so that the records under the same ancestors do not
+	// resolve their xml:base values again. A record's own elements are not
+	// kept: they would keep the record alive after it is done. It is
 	// emptied when it holds maxBaseMemo of them.
 	bases map[*xmlquery.Node]*url.URL
+	// record is the record being made, and recordBase the base in effect
+	// at its parent (see baseAt).
+	record     *xmlquery.Node
+	recordBase *url.URL
 }
 
 // maxBaseMemo bounds recordBuffers.bases.
@@ -38,6 +43,8 @@ func newRecordBuffers() *recordBuffers {
 // comment dialects are at the start of each of the record's fields.
 func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, robotsPI []string, regions *regionTracker) (Record, error) {
 	rec := Record{Index: index}
+	rb.record, rb.recordBase = n, rb.ancestorBase(n.Parent, opts.Base)
+	defer func() { rb.record, rb.recordBase = nil, nil }()
 	var title, content, summary *xmlquery.Node
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != xmlquery.ElementNode {
@@ -58,14 +65,14 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 			}
 			if href, ok := attr(c, "href"); ok {
 				if rel, _ := attr(c, "rel"); rel == "" || rel == "alternate" {
-					rec.Link = rb.resolveAt(c, opts.Base, href)
+					rec.Link = rb.resolveAt(c, href)
 				}
 			} else if t := strings.TrimSpace(c.InnerText()); t != "" {
-				rec.Link = rb.resolveAt(c, opts.Base, t)
+				rec.Link = rb.resolveAt(c, t)
 			}
 		case "loc":
 			if t := strings.TrimSpace(c.InnerText()); t != "" && rec.Link == "" {
-				rec.Link = rb.resolveAt(c, opts.Base, t)
+				rec.Link = rb.resolveAt(c, t)
 			}
 		case "content":
 			if _, hasSrc := attr(c, "src"); !hasSrc && content == nil && c.NamespaceURI != nsMediaRSS {
@@ -109,7 +116,7 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 		return rec, nil
 	}
 	o := opts
-	if b := rb.baseAt(content, opts.Base); b != nil {
+	if b := rb.baseAt(content); b != nil {
 		o.Base = b.String()
 	}
 	off := recordSwitches(content, opts.Dialects)
@@ -201,7 +208,7 @@ func (rb *recordBuffers) titleText(c *xmlquery.Node, opts Options, around []stri
 	}
 	o := opts
 	o.XRobotsTag = around
-	if b := rb.baseAt(c, opts.Base); b != nil {
+	if b := rb.baseAt(c); b != nil {
 		o.Base = b.String()
 	}
 	d, err := rb.runField(c, k, st, o)
@@ -220,25 +227,52 @@ func attr(n *xmlquery.Node, local string) (string, bool) {
 	return "", false
 }
 
-// baseAt is the base URL in effect at n: the caller's base, then every
-// xml:base from the document element down to n, as the XML stage resolves
-// them (filter.ResolveReference); a value that does not parse or resolve,
-// or whose URL would be longer than filter.MaxBaseLen, is ignored, as
-// there. Each element's base is resolved once (rb.bases), so that a feed
-// of many records under deeply nested xml:base values costs one
-// resolution per element, not one per record and ancestor.
-func (rb *recordBuffers) baseAt(n *xmlquery.Node, docBase string) *url.URL {
+// baseAt is the base URL in effect at n, an element of the record being
+// made: the base at the record's parent (ancestorBase), then the xml:base
+// values from the record down to n.
+func (rb *recordBuffers) baseAt(n *xmlquery.Node) *url.URL {
+	var chain []*xmlquery.Node
+	for c := n; c != nil && c != rb.record.Parent; c = c.Parent {
+		chain = append(chain, c)
+	}
+	base := rb.recordBase
+	for i := len(chain) - 1; i >= 0; i-- {
+		base = xmlBaseOf(chain[i], base)
+	}
+	return base
+}
+
+// ancestorBase is the base URL in effect at n, an ancestor of the records:
+// the caller's base (read as filter.ParseBase reads it), then every
+// xml:base from the document element down to n. Each ancestor's base is
+// resolved once (rb.bases), so that a feed of many records under deeply
+// nested xml:base values costs one resolution per element, not one per
+// record and ancestor.
+func (rb *recordBuffers) ancestorBase(n *xmlquery.Node, docBase string) *url.URL {
 	if n == nil {
 		if docBase == "" {
 			return nil
 		}
-		u, _ := url.Parse(docBase)
+		u, _ := filter.ParseBase(docBase) // checked before any record is read
 		return u
 	}
 	if u, ok := rb.bases[n]; ok {
 		return u
 	}
-	base := rb.baseAt(n.Parent, docBase)
+	base := xmlBaseOf(n, rb.ancestorBase(n.Parent, docBase))
+	if rb.bases == nil || len(rb.bases) >= maxBaseMemo {
+		rb.bases = make(map[*xmlquery.Node]*url.URL)
+	}
+	rb.bases[n] = base
+	return base
+}
+
+// xmlBaseOf is the base in effect at n whose parent's is base: n's
+// xml:base resolved against it as the XML stage resolves it
+// (filter.ParseReference, filter.ResolveReference); a value that does not
+// parse or resolve, or whose URL would be longer than filter.MaxBaseLen,
+// is ignored, as there.
+func xmlBaseOf(n *xmlquery.Node, base *url.URL) *url.URL {
 	for _, a := range n.Attr {
 		if a.Name.Local != "base" || (a.NamespaceURI != nsXMLBase && a.Name.Space != "xml") {
 			continue
@@ -247,7 +281,7 @@ func (rb *recordBuffers) baseAt(n *xmlquery.Node, docBase string) *url.URL {
 		if len(v) > filter.MaxBaseLen {
 			continue
 		}
-		ref, err := url.Parse(v)
+		ref, err := filter.ParseReference(base, v)
 		if err != nil {
 			continue
 		}
@@ -255,16 +289,12 @@ func (rb *recordBuffers) baseAt(n *xmlquery.Node, docBase string) *url.URL {
 			base = u
 		}
 	}
-	if rb.bases == nil || len(rb.bases) >= maxBaseMemo {
-		rb.bases = make(map[*xmlquery.Node]*url.URL)
-	}
-	rb.bases[n] = base
 	return base
 }
 
 // resolveAt resolves a record's link (an href or a link's text) against
 // the base in effect at n, as the links output resolves links.
-func (rb *recordBuffers) resolveAt(n *xmlquery.Node, docBase, href string) string {
-	u, _ := filter.ResolveHref(rb.baseAt(n, docBase), href)
+func (rb *recordBuffers) resolveAt(n *xmlquery.Node, href string) string {
+	u, _ := filter.ResolveHref(rb.baseAt(n), href)
 	return u
 }

@@ -266,15 +266,9 @@ func NewCore(opts Options, out Outputs) (*Core, error) {
 		c.dialects = AllDialects
 	}
 	if opts.Base != "" {
-		if len(opts.Base) > MaxBaseLen {
-			return nil, fmt.Errorf("base URL %q is longer than %d bytes", clip(opts.Base, 80), MaxBaseLen)
-		}
-		u, err := url.Parse(webHref(nil, opts.Base))
+		u, err := ParseBase(opts.Base)
 		if err != nil {
-			return nil, fmt.Errorf("base URL %q: %w", opts.Base, err)
-		}
-		if why := normalizeWeb(u); why != "" {
-			return nil, fmt.Errorf("base URL %q: %s", opts.Base, strings.TrimPrefix(why, "no URL: "))
+			return nil, err
 		}
 		c.base = u
 	}
@@ -651,7 +645,7 @@ func (c *Core) BaseHref(href []byte) {
 		c.Warn(c.position(), "base href %q is longer than %d bytes; ignored", clip(h, 80), MaxBaseLen)
 		return
 	}
-	u, err := url.Parse(webHref(c.base, h))
+	u, err := ParseReference(c.base, h)
 	if err != nil {
 		c.Warn(c.position(), "base href %q does not parse (%v); ignored", clip(h, 80), err)
 		return

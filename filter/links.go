@@ -254,7 +254,7 @@ func isRelSep(c byte) bool {
 // split as relNoFollow splits them (spaces and commas).
 func relNotAHyperlink(rel []byte) bool {
 	for _, f := range bytes.FieldsFunc(rel, func(r rune) bool { return r < 0x80 && isRelSep(byte(r)) }) {
-		switch asciiLower(string(f)) {
+		switch asciiLower(string(bytes.Trim(f, curlyQuotes))) {
 		case "stylesheet", "icon", "shortcut", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon",
 			"preload", "modulepreload", "prefetch", "prerender", "dns-prefetch", "preconnect", "manifest", "pingback",
 			// Not in HTML's list, but common, and as much a resource: icons
@@ -283,8 +283,8 @@ func plainResolution(base *url.URL, href string, plain bool) (scheme, host strin
 	case strings.HasPrefix(href, "https://") || strings.HasPrefix(href, "http://"):
 		rest := href[strings.IndexByte(href, '/')+2:]
 		p := pathStart(rest)
-		if p == 0 || p == len(rest) || rest[p] != '/' || !plainHost(rest[:p]) {
-			return "", "", false // no host, no path ("/" to add), or a host to normalize
+		if p == 0 || p == len(rest) || rest[p] != '/' || !plainAuthority(href[:strings.IndexByte(href, ':')], rest[:p]) {
+			return "", "", false // no host, no path ("/" to add), or a host or port to normalize
 		}
 		return "", "", true
 	case base == nil:
@@ -295,7 +295,7 @@ func plainResolution(base *url.URL, href string, plain bool) (scheme, host strin
 		}
 		return "", "", true
 	case len(href) > 1 && href[0] == '/' && href[1] != '/':
-		if (base.Scheme != "http" && base.Scheme != "https") || base.User != nil || base.Host == "" || base.Opaque != "" || !plainHost(base.Host) {
+		if (base.Scheme != "http" && base.Scheme != "https") || base.User != nil || base.Host == "" || base.Opaque != "" || !plainAuthority(base.Scheme, base.Host) {
 			return "", "", false
 		}
 		return base.Scheme, base.Host, true
@@ -376,6 +376,32 @@ var urlPlainByte = func() (t [256]bool) {
 	return t
 }()
 
+// plainAuthority: a host, and a port if any, that the URL standard spells
+// as they are written for scheme (http or https): see plainHost and
+// canonicalPort.
+func plainAuthority(scheme, hostPort string) bool {
+	if i := strings.IndexByte(hostPort, ':'); i >= 0 {
+		return plainHost(hostPort[:i]) && canonicalPort(scheme, hostPort[i+1:])
+	}
+	return plainHost(hostPort)
+}
+
+// canonicalPort: a port as the URL standard writes it for scheme (digits,
+// no leading zero, at most 65535, not the scheme's default).
+func canonicalPort(scheme, port string) bool {
+	if port == "" || len(port) > 5 || len(port) > 1 && port[0] == '0' {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(port); i++ {
+		if port[i] < '0' || port[i] > '9' {
+			return false
+		}
+		n = n*10 + int(port[i]-'0')
+	}
+	return n <= 65535 && !(n == 80 && len(scheme) == 4 || n == 443 && len(scheme) == 5)
+}
+
 // plainHost: a host the URL standard spells as it is written (lower
 // case, no port, not read as an IPv4 address).
 func plainHost(h string) bool {
@@ -426,8 +452,8 @@ func resolveSlow(base *url.URL, href string) (u, why string) {
 }
 
 // escapeQuery percent-encodes what net/url leaves raw in a query and the
-// WHATWG URL standard's query percent-encode set names: controls, space,
-// '"', '<', '>', DEL and bytes past ASCII, so that a URL written out is
+// WHATWG URL standard's special-query percent-encode set names: controls,
+// space, '"', '\'', '<', '>', DEL and bytes past ASCII, so that a URL written out is
 // one token (a space in "?q=a b" is "%20").
 func escapeQuery(q string) string {
 	i := 0
@@ -457,7 +483,7 @@ func writePercent(b *strings.Builder, c byte) {
 }
 
 func queryEscapes(c byte) bool {
-	return c <= ' ' || c == '"' || c == '<' || c == '>' || c >= 0x7f
+	return c <= ' ' || c == '"' || c == '\'' || c == '<' || c == '>' || c >= 0x7f
 }
 
 // repairHref percent-encodes the bytes of href that net/url rejects in a
@@ -497,6 +523,8 @@ func isHexDigit(c byte) bool {
 // net/url drops it: "../a/" and "x" give "a/x").
 func ResolveReference(base, ref *url.URL) (u *url.URL, ok bool) {
 	switch {
+	case base == nil && (ref.Scheme != "" || ref.Host != ""):
+		return new(url.URL).ResolveReference(ref), true // which removes dot segments
 	case base == nil:
 		return ref, true
 	case ref.Scheme != "":

@@ -132,6 +132,7 @@ func TestRelTokensFoldOnlyASCIICase(t *testing.T) {
 		{"EditURI", true},
 		{"wlwmanifest", true},
 		{"canonical", false},
+		{"”stylesheet”", true}, // pasted with typographic quotes
 	} {
 		if got := relNotAHyperlink([]byte(tc.rel)); got != tc.resource {
 			t.Errorf("relNotAHyperlink(%q) = %v", tc.rel, got)

@@ -52,6 +52,34 @@ func webHref(base *url.URL, href string) string {
 	return href
 }
 
+// ParseBase reads a document's URL (Options.Base, --base) as links are
+// read, in the URL standard's spelling for http(s); one longer than
+// MaxBaseLen, as written or so spelt, is an error.
+func ParseBase(s string) (*url.URL, error) {
+	if len(s) > MaxBaseLen {
+		return nil, fmt.Errorf("base URL %q is longer than %d bytes", clip(s, 80), MaxBaseLen)
+	}
+	u, err := url.Parse(webHref(nil, s))
+	if err != nil {
+		return nil, fmt.Errorf("base URL %q: %w", s, err)
+	}
+	u, _ = ResolveReference(nil, u) // an absolute URL without dot segments
+	if why := normalizeWeb(u); why != "" {
+		return nil, fmt.Errorf("base URL %q: %s", clip(s, 80), strings.TrimPrefix(why, "no URL: "))
+	}
+	if n := len(u.String()); n > MaxBaseLen {
+		return nil, fmt.Errorf("base URL %q is %d bytes long once written as a URL, longer than %d", clip(s, 80), n, MaxBaseLen)
+	}
+	return u, nil
+}
+
+// ParseReference parses a reference (an href, a <base href>, an xml:base
+// value) as the URL standard reads it relative to base (nil: none), for
+// ResolveReference: see webHref.
+func ParseReference(base *url.URL, ref string) (*url.URL, error) {
+	return url.Parse(webHref(base, ref))
+}
+
 func specialScheme(s string) bool {
 	return strings.EqualFold(s, "http") || strings.EqualFold(s, "https")
 }
@@ -75,8 +103,11 @@ func backslashesAsSlashes(s string) string {
 // empty path "/". It returns why the URL is no URL (a host that is none,
 // a port out of range), or "". Other schemes are left as they are.
 func normalizeWeb(u *url.URL) string {
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Opaque != "" {
+	if u.Scheme != "http" && u.Scheme != "https" {
 		return ""
+	}
+	if u.Opaque != "" {
+		return "no URL: no host" // http:x that nothing made relative
 	}
 	host, port := u.Host, ""
 	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
@@ -126,6 +157,11 @@ func webHost(host string) (string, string) {
 			break
 		}
 	}
+	for label := range strings.SplitSeq(host, ".") {
+		if strings.EqualFold(label, "xn--") {
+			return "", fmt.Sprintf("no URL: host %q has an empty punycode label", clip(host, 80))
+		}
+	}
 	h := host
 	if !ascii && (!utf8.ValidString(host) || strings.ContainsRune(host, utf8.RuneError)) {
 		return "", fmt.Sprintf("no URL: host %q is not valid UTF-8", clip(host, 80))
@@ -141,6 +177,7 @@ func webHost(host string) (string, string) {
 	if h == "" {
 		return "", fmt.Sprintf("no URL: host %q is empty as a domain name", clip(host, 80))
 	}
+
 	for i := 0; i < len(h); i++ {
 		if c := h[i]; c <= ' ' || c == 0x7f || strings.IndexByte("#%/:<>?@[\\]^|", c) >= 0 {
 			return "", fmt.Sprintf("no URL: host %q has the character %q, which no host has", clip(host, 80), c)
@@ -173,8 +210,8 @@ func endsInNumber(h string) bool {
 	if last != "" && strings.Trim(last, "0123456789") == "" {
 		return true
 	}
-	_, ok := ipv4Number(last)
-	return ok
+	// A hex number, however large (too large is no address, not a name).
+	return len(last) >= 2 && last[0] == '0' && last[1]|0x20 == 'x' && strings.Trim(last[2:], "0123456789abcdefABCDEF") == ""
 }
 
 // parseIPv4 is the URL standard's IPv4 parser: up to four numbers

@@ -43,7 +43,11 @@ func TestWebURLsResolveAsBrowsersDo(t *testing.T) {
 		{"a caret mapped into a host", "http://a\uFF3Eb.example/", "", "which no host has"},
 		{"bad punycode", "http://xn--a.example/", "", "is not a domain name"},
 		{"invalid UTF-8 host", "//\x80", "", "is not valid UTF-8"},
-		{"a host that maps to nothing", "//Xn--", "", "is empty as a domain name"},
+		{"a host that maps to nothing", "//Xn--", "", "has an empty punycode label"},
+		{"a host of ignored characters", "//\u00AD", "", "is empty as a domain name"},
+		{"an empty punycode label", "http://a.xn--.b/", "", "has an empty punycode label"},
+		{"a hex number too large for an address", "http://0xffffffff1/", "", "ends in a number but is no IPv4 address"},
+		{"an apostrophe in the query", "/x?q='a'", "http://a.example/x?q=%27a%27", ""},
 		{"other schemes untouched", "ftp://B.Example:21/", "ftp://B.Example:21/", ""},
 		{"path case kept", "http://a.example/A/B?C#D", "http://a.example/A/B?C#D", ""},
 	} {
@@ -68,12 +72,19 @@ func TestWebURLsWithoutABase(t *testing.T) {
 	if got, why := resolveSlow(nil, "http:// 00000"); !strings.Contains(why, "no URL") {
 		t.Errorf("an absolute URL that does not parse, without a base: URL %q, reason %q; want no URL", got, why)
 	}
+	u, _ := url.Parse("http:e2/")
+	if why := normalizeWeb(u); !strings.Contains(why, "no host") {
+		t.Errorf("http:e2/ as net/url reads it (opaque): reason %q, want no host", why)
+	}
 	for href, want := range map[string]string{
-		"http:foo":        "http://foo/",
-		"HTTPS:/Foo.Bar":  "https://foo.bar/",
-		`a\b.html`:        "a%5Cb.html", // as net/url writes it: nothing says it is http
-		"//B.example/x":   "//B.example/x",
-		"mailto:A@B.Test": "mailto:A@B.Test",
+		"http://a.example/a/../b": "http://a.example/b",
+		`http://a.example\..\y`:   "http://a.example/y",
+		"//h.example/a/./b/../c":  "//h.example/a/c",
+		"http:foo":                "http://foo/",
+		"HTTPS:/Foo.Bar":          "https://foo.bar/",
+		`a\b.html`:                "a%5Cb.html", // as net/url writes it: nothing says it is http
+		"//B.example/x":           "//B.example/x",
+		"mailto:A@B.Test":         "mailto:A@B.Test",
 	} {
 		if got, why := resolveSlow(nil, href); got != want || why != "" {
 			t.Errorf("%q: URL %q (reason %q), want %q", href, got, why, want)
@@ -96,5 +107,38 @@ func TestEndsInNumber(t *testing.T) {
 	var sink bool
 	if n := testing.AllocsPerRun(100, func() { sink = endsInNumber("www.example.com") }); n != 0 || sink {
 		t.Errorf("%v allocations (or www.example.com ends in a number)", n)
+	}
+}
+
+// The fast path takes a host with a port as it is written when the URL
+// standard writes it so, for an href and for a base (a base's port is
+// written so once normalized), and leaves the others to the full
+// resolution.
+func TestFastPathTakesCanonicalPorts(t *testing.T) {
+	base, err := ParseBase("https://example.com:8443/d/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		base *url.URL
+		href string
+		fast bool
+	}{
+		{base, "/x.html", true},
+		{nil, "http://example.com:8080/x", true},
+		{nil, "https://example.com:8080/x", true},
+		{nil, "http://example.com:80/x", false},
+		{nil, "https://example.com:443/x", false},
+		{nil, "http://example.com:0080/x", false},
+		{nil, "http://example.com:99999/x", false},
+		{nil, "http://example.com:/x", false},
+	} {
+		got, ok := resolvePlain(c.base, c.href)
+		if ok != c.fast {
+			t.Errorf("%q: fast path %v, want %v", c.href, ok, c.fast)
+		}
+		if want, _ := resolveSlow(c.base, c.href); ok && got != want {
+			t.Errorf("%q: fast %q, full %q", c.href, got, want)
+		}
 	}
 }

@@ -1044,7 +1044,7 @@ func (d *driver) xmlBase(parent *url.URL, parentLen int, v string) (u *url.URL, 
 		base, parentLen = d.core.Base(), d.measureDocBase()
 	}
 	d.baseWork += parentLen + len(v)
-	ref, err := url.Parse(strings.Clone(v)) // the URL keeps its text
+	ref, err := filter.ParseReference(base, strings.Clone(v)) // the URL keeps its text
 	if err != nil {
 		d.core.Warn(d.pos, "xml:base %q does not parse (%v); ignored", clipRunes(v, 80), err)
 		return nil, 0, false

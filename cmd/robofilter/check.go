@@ -39,6 +39,7 @@ func runCheck(c *cli.Context) error {
 	}
 	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
 		var regions regionHeap
+		seq := 0
 		var links []filter.Link
 		regionsDropped, linksDropped := 0, 0
 		out := robofilter.Outputs{Warning: warn} // on stderr too, as every command's
@@ -57,7 +58,8 @@ func runCheck(c *cli.Context) error {
 			// written at the end (the directives come first): it keeps the
 			// first maxReported of each, and counts the rest.
 			out.Region = func(r filter.Region) error {
-				heap.Push(&regions, r)
+				seq++
+				heap.Push(&regions, reportedRegion{r, seq})
 				if regions.Len() > maxReported {
 					heap.Pop(&regions)
 					regionsDropped++
@@ -98,8 +100,12 @@ func runCheck(c *cli.Context) error {
 		if rc.jsonl {
 			return res, rc.writeDocument(name, res, err)
 		}
-		sort.SliceStable(regions, func(i, j int) bool { return startsBefore(regions[i], regions[j]) })
-		writeReport(rc.stdout, name, res, reported{regions, regionsDropped, links, linksDropped})
+		sort.Slice(regions, func(i, j int) bool { return regions[i].before(regions[j]) })
+		listed := make([]filter.Region, len(regions))
+		for i, r := range regions {
+			listed[i] = r.Region
+		}
+		writeReport(rc.stdout, name, res, reported{listed, regionsDropped, links, linksDropped})
 		return res, err
 	})
 }
@@ -116,26 +122,37 @@ type reported struct {
 	linksDropped   int
 }
 
+// reportedRegion is a region and the order it was given in (seq), which
+// decides between regions that start at one place (<noindex
+// class="robots-nofollow"> makes two).
+type reportedRegion struct {
+	filter.Region
+	seq int
+}
+
+func (a reportedRegion) before(b reportedRegion) bool {
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	if a.Col != b.Col {
+		return a.Col < b.Col
+	}
+	return a.seq < b.seq
+}
+
 // regionHeap keeps the regions that start first: its top is the one that
 // starts last, the one to drop when there are too many.
-type regionHeap []filter.Region
+type regionHeap []reportedRegion
 
 func (h regionHeap) Len() int           { return len(h) }
-func (h regionHeap) Less(i, j int) bool { return startsBefore(h[j], h[i]) }
+func (h regionHeap) Less(i, j int) bool { return h[j].before(h[i]) }
 func (h regionHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *regionHeap) Push(x any)        { *h = append(*h, x.(filter.Region)) }
+func (h *regionHeap) Push(x any)        { *h = append(*h, x.(reportedRegion)) }
 func (h *regionHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
-}
-
-func startsBefore(a, b filter.Region) bool {
-	if a.Line != b.Line {
-		return a.Line < b.Line
-	}
-	return a.Col < b.Col
 }
 
 func writeReport(w io.Writer, name string, res *robofilter.Result, rep reported) {

@@ -731,3 +731,17 @@ func TestCheckReportBoundsWhatItLists(t *testing.T) {
 		t.Errorf("JSON Lines: %d region and %d link records, want %d of each", n, m, maxReported+extra)
 	}
 }
+
+// Regions that start at one place (<noindex class="robots-nofollow"> makes
+// two) are listed in the order they were given, on every line alike.
+func TestCheckReportListsRegionsOfOnePlaceInOrder(t *testing.T) {
+	page := strings.Repeat("<noindex class=\"robots-nofollow\">x</noindex>\n", 5)
+	out, _, _ := runCLI(t, page, "check", "-")
+	want := ""
+	for line := 1; line <= 5; line++ {
+		want += fmt.Sprintf("    %d:1-%d:35  <noindex> class=\"robots-nofollow\"  nofollow  (profile, 34 bytes)\n    %d:1-%d:35  <noindex>  noindex  (yandex, 34 bytes)\n", line, line, line, line)
+	}
+	if !strings.Contains(out, want) {
+		t.Errorf("report:\n%s\nwant the regions\n%s", out, want)
+	}
+}
