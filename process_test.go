@@ -142,6 +142,7 @@ func TestPositionsCarryByteOffsets(t *testing.T) {
 	at("the link", links[0].Offset, "<a href=/y>")
 	at("the warning", res.Warnings[0].Offset, "<p class=robots-foo>")
 }
+
 // failAfter returns the first n bytes of src, then fails.
 type failAfter struct {
 	src []byte

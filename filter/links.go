@@ -405,6 +405,9 @@ func canonicalPort(scheme, port string) bool {
 // plainHost: a host the URL standard spells as it is written (lower
 // case, no port, not read as an IPv4 address).
 func plainHost(h string) bool {
+	if h == "" {
+		return false
+	}
 	for i := 0; i < len(h); i++ {
 		c := h[i]
 		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.') {
@@ -453,7 +456,8 @@ func resolveSlow(base *url.URL, href string) (u, why string) {
 
 // escapeQuery percent-encodes what net/url leaves raw in a query and the
 // WHATWG URL standard's special-query percent-encode set names: controls,
-// space, '"', '\'', '<', '>', DEL and bytes past ASCII, so that a URL written out is
+// space, the double quote, the apostrophe, '<', '>', DEL and bytes past
+// ASCII, so that a URL written out is
 // one token (a space in "?q=a b" is "%20").
 func escapeQuery(q string) string {
 	i := 0

@@ -168,7 +168,12 @@ func webHost(host string) (string, string) {
 	}
 	if !ascii || strings.Contains(strings.ToLower(host), "xn--") {
 		var err error
-		if h, err = hostProfile.ToASCII(host); err != nil {
+		if h, err = hostProfile.ToASCII(host); err == nil && h != host {
+			// The punycode it makes must pass the checks punycode gets
+			// (a label the mapping made right-to-left, "0ℵ", may not).
+			_, err = hostProfile.ToASCII(h)
+		}
+		if err != nil {
 			return "", fmt.Sprintf("no URL: host %q is not a domain name (%v)", clip(host, 80), err)
 		}
 	} else {

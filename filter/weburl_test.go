@@ -42,6 +42,7 @@ func TestWebURLsResolveAsBrowsersDo(t *testing.T) {
 		{"a caret in a host", "http://a^b.example/", "", `invalid character "^" in host name`},
 		{"a caret mapped into a host", "http://a\uFF3Eb.example/", "", "which no host has"},
 		{"bad punycode", "http://xn--a.example/", "", "is not a domain name"},
+		{"punycode that would not read back", "//0\u2135", "", "is not a domain name"},
 		{"invalid UTF-8 host", "//\x80", "", "is not valid UTF-8"},
 		{"a host that maps to nothing", "//Xn--", "", "has an empty punycode label"},
 		{"a host of ignored characters", "//\u00AD", "", "is empty as a domain name"},
