@@ -144,29 +144,19 @@ func domAttr(n *html.Node, ns, key string) (string, bool) {
 }
 
 // domQuotedAttr is a class or rel value as the stream reads it: one a
-// typographic quote opened goes on over the value-less attributes after
-// it, up to the one that ends in the closing quote (keepAttr).
+// typographic quote left open takes the element's value-less attributes
+// that robofilter does not read itself (joinQuoted).
 func domQuotedAttr(n *html.Node, key string) (string, bool) {
-	for i, at := range n.Attr {
-		if at.Namespace != "" || at.Key != key {
-			continue
-		}
-		v := at.Val
-		if !opensTypographic([]byte(v)) || closesTypographic([]byte(v)) || len(v) < 3 {
-			return v, true
-		}
-		for _, next := range n.Attr[i+1:] {
-			if next.Namespace != "" || next.Val != "" {
-				break
-			}
-			v += " " + next.Key
-			if closesTypographic([]byte(next.Key)) {
-				break
-			}
-		}
-		return v, true
+	v, ok := domAttr(n, "", key)
+	if !ok || !quoteLeftOpen([]byte(v)) {
+		return v, ok
 	}
-	return "", false
+	for _, at := range n.Attr {
+		if at.Namespace == "" && at.Val == "" && !ReadAttribute(at.Key) {
+			v += " " + at.Key
+		}
+	}
+	return v, true
 }
 
 // domElement describes a DOM element to the core as the stream's builder

@@ -147,10 +147,9 @@ type driver struct {
 	pendingOff               int64
 	names                    nameCache    // tag names' atoms
 	interned                 filter.Names // unknown elements' names
-	// quoted is the class or rel value a typographic quote opened and no
-	// closing one has ended yet (see keepAttr); joined holds it.
-	quoted *[]byte
-	joined []byte
+	// joinedClass and joinedRel hold a class or rel value a typographic
+	// quote left open, with the tokens it took (joinQuoted).
+	joinedClass, joinedRel []byte
 }
 
 func (d *driver) token(tt html.TokenType) {

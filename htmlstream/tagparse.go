@@ -31,13 +31,15 @@ func (d *driver) readTag(tt html.TokenType) {
 	} else {
 		t.atom, t.name = d.names.lookup(d, name)
 	}
-	d.quoted = nil
 	for more { // never for an end tag: the tokenizer keeps none of its attributes
 		var k, v []byte
 		k, v, more = d.z.TagAttr()
 		d.keepAttr(t, k, v)
 	}
 	d.attrs = t.attrs
+	if len(t.class) > 0 && t.class[0] == 0xE2 || len(t.rel) > 0 && t.rel[0] == 0xE2 {
+		d.joinQuoted(t) // a value may open with a typographic quote
+	}
 }
 
 // nameCache remembers the atoms and lower-case names of the tag names a
@@ -115,20 +117,15 @@ func (d *driver) keepAttr(t *token, key, val []byte) {
 		}
 	}
 	t.attrs = append(t.attrs, attr{key: key, val: val})
-	if d.quoted != nil && d.quoteGoesOn(key, val) {
-		return
-	}
 	switch string(key) {
 	case "class":
 		t.class, t.hasClass = val, true
-		d.quoteOpens(&t.class)
 	case "href":
 		t.href, t.hasHref = val, true
 	case "src":
 		t.src, t.hasSrc = val, true
 	case "rel":
 		t.rel = val
-		d.quoteOpens(&t.rel)
 	case "xlink:href":
 		t.xlinkHref, t.hasXlinkHref = val, true
 	case "data-nosnippet":
@@ -139,27 +136,58 @@ func (d *driver) keepAttr(t *token, key, val []byte) {
 // Examples pasted with typographic quotes (the profile's own, as
 // published: class=”robots-noindex”) do not quote for HTML: in
 // class=”a robots-noindex”, the tokenizer ends the value at the space and
-// reads robots-noindex” as an attribute of its own. quoteOpens and
-// quoteGoesOn join such a value back, up to the attribute that ends in
-// the closing quote; the core then strips the quotes from its tokens.
-func (d *driver) quoteOpens(v *[]byte) {
-	d.quoted = nil
-	if len(*v) >= 3 && (*v)[0] == 0xE2 && opensTypographic(*v) && !closesTypographic(*v) {
-		d.quoted = v
+// reads robots-noindex” as an attribute of its own. A class or rel value
+// that opens with a typographic quote and does not close with one takes
+// the element's value-less attributes as more of its tokens (the core
+// then strips the quotes from them), except those robofilter reads
+// itself (href, src, data-nosnippet, …). The rule does not depend on the
+// attributes' order, which the DOM does not keep for formatting elements
+// (html.Parse sorts them), so that the oracle can read the DOM alike.
+func (d *driver) joinQuoted(t *token) {
+	classOpen, relOpen := quoteLeftOpen(t.class), quoteLeftOpen(t.rel)
+	if !classOpen && !relOpen {
+		return
+	}
+	if classOpen {
+		d.joinedClass = append(d.joinedClass[:0], t.class...)
+	}
+	if relOpen {
+		d.joinedRel = append(d.joinedRel[:0], t.rel...)
+	}
+	for _, at := range t.attrs {
+		if len(at.val) > 0 || ReadAttribute(string(at.key)) {
+			continue
+		}
+		if classOpen {
+			d.joinedClass = append(append(d.joinedClass, ' '), at.key...)
+		}
+		if relOpen {
+			d.joinedRel = append(append(d.joinedRel, ' '), at.key...)
+		}
+	}
+	if classOpen {
+		t.class = d.joinedClass
+	}
+	if relOpen {
+		t.rel = d.joinedRel
 	}
 }
 
-func (d *driver) quoteGoesOn(key, val []byte) bool {
-	if len(val) > 0 {
-		d.quoted = nil // a value of its own: an attribute, not a class token
-		return false
+// ReadAttribute reports whether robofilter reads an attribute of that
+// name (lower case) itself: one a typographic quote left open never takes
+// as a class or rel token (joinQuoted).
+func ReadAttribute(key string) bool {
+	switch key {
+	case "class", "rel", "href", "src", "xlink:href", "data-nosnippet":
+		return true
 	}
-	d.joined = append(append(append(d.joined[:0], *d.quoted...), ' '), key...)
-	*d.quoted = d.joined
-	if closesTypographic(key) {
-		d.quoted = nil
-	}
-	return true
+	return false
+}
+
+// quoteLeftOpen: v opens with a typographic quote and does not close
+// with one.
+func quoteLeftOpen(v []byte) bool {
+	return len(v) >= 3 && v[0] == 0xE2 && opensTypographic(v) && !closesTypographic(v)
 }
 
 func opensTypographic(v []byte) bool {
