@@ -3,6 +3,7 @@ package htmlstream
 import (
 	"bytes"
 	"io"
+	"math"
 	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
@@ -55,10 +56,12 @@ type rawInput struct {
 	lastCopied bool
 }
 
-// unitRun is n characters of the same original and decoded length.
+// unitRun is n characters of the same original and decoded length. It is
+// eight bytes: a token of characters that alternate in length (ASCII and
+// kanji) keeps one for each.
 type unitRun struct {
-	n        int
-	raw, dec int
+	n        uint32
+	raw, dec uint16
 }
 
 // maxUnitOut bounds what one character decodes to (U+FFFD and the rest
@@ -183,7 +186,7 @@ func (r *rawInput) record(ns, nd int) {
 		}
 	}
 	r.next += ns
-	if k := len(r.runs) - 1; k >= r.head && r.runs[k].raw == ns && r.runs[k].dec == nd {
+	if k := len(r.runs) - 1; k >= r.head && int(r.runs[k].raw) == ns && int(r.runs[k].dec) == nd && r.runs[k].n < math.MaxUint32 {
 		r.runs[k].n++
 		return
 	}
@@ -191,7 +194,7 @@ func (r *rawInput) record(ns, nd int) {
 		k := copy(r.runs, r.runs[r.head:])
 		r.runs, r.head = r.runs[:k], 0
 	}
-	r.runs = append(r.runs, unitRun{n: 1, raw: ns, dec: nd})
+	r.runs = append(r.runs, unitRun{n: 1, raw: uint16(ns), dec: uint16(nd)})
 }
 
 // advance moves the cursor over the characters before the decoded offset
@@ -200,16 +203,16 @@ func (r *rawInput) record(ns, nd int) {
 func (r *rawInput) advance(to int64) {
 	for r.curDec < to && r.head < len(r.runs) {
 		run := &r.runs[r.head]
-		k := run.n - r.used
+		k := int(run.n) - r.used
 		if run.dec > 0 {
 			k = min(k, int((to-r.curDec+int64(run.dec)-1)/int64(run.dec)))
 		}
 		if r.stateful {
 			r.followState(run, k)
 		}
-		r.cur += k * run.raw
-		r.curDec += int64(k * run.dec)
-		if r.used += k; r.used == run.n {
+		r.cur += k * int(run.raw)
+		r.curDec += int64(k * int(run.dec))
+		if r.used += k; r.used == int(run.n) {
 			r.head++
 			r.used = 0
 		}
@@ -313,9 +316,9 @@ func (e *escape) equal(f *escape) bool {
 func (r *rawInput) followState(run *unitRun, k int) {
 	switch {
 	case k == 0:
-	case run.dec == 0 && run.raw <= len(r.state.b):
-		last := r.cur + (k-1)*run.raw
-		r.state.n = copy(r.state.b[:], r.raw[last:last+run.raw])
+	case run.dec == 0 && int(run.raw) <= len(r.state.b):
+		last := r.cur + (k-1)*int(run.raw)
+		r.state.n = copy(r.state.b[:], r.raw[last:last+int(run.raw)])
 	case run.raw == 1 && run.dec == 1 && r.state.n >= 2 && r.state.b[1] == '$':
 		r.state = escape{}
 	}
@@ -389,7 +392,9 @@ func (u *transformUnits) unit(dst, src []byte, atEOF bool) (nDst, nSrc int) {
 		}
 	}
 	if atEOF {
-		return 0, len(src) // the decoder takes nothing more: the rest decodes to nothing
+		// The decoder takes nothing more: the rest decodes to nothing
+		// (a unit's length must fit a unitRun).
+		return 0, min(len(src), math.MaxUint16)
 	}
 	return 0, 0
 }
