@@ -221,6 +221,19 @@ func TestReplacementEncodingWithholdsTheArchive(t *testing.T) {
 			t.Fatalf("%s: archive %q, text %q, warnings %v, error %v", tc.name, got.archive, got.text, got.warnings, got.err)
 		}
 	}
+	// Without an archive copy to withhold (check, text) the warning is
+	// given too: check reports what archive would do.
+	var warnings []filter.Warning
+	c, err := filter.NewCore(filter.Options{}, filter.Outputs{Warning: func(w filter.Warning) { warnings = append(warnings, w) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run(strings.NewReader("<p>anything</p>"), c, Options{Charset: "iso-2022-kr"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Finish(); err != nil || len(warnings) != 1 || !strings.Contains(warnings[0].Message, "replacement encoding") {
+		t.Errorf("with no outputs: warnings %v, error %v", warnings, err)
+	}
 }
 
 // A META charset the document is not read in is warned about, with its

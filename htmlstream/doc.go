@@ -62,4 +62,5 @@
 //
 // Every element, region, link and warning has the line, column and byte
 // offset of its first byte in the input (filter.Pos); columns count bytes.
+// In UTF-16 and ISO-2022-JP they count the decoded UTF-8 text.
 package htmlstream

@@ -49,7 +49,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	case in.enc != nil:
 		core.SetEllipsis(ellipsisIn(in.enc, core.Ellipsis()))
 	}
-	if in.withheld && core.WantsArchive() {
+	if in.withheld { // every command says so: check reports what archive would do
 		core.Warn(filter.StartPos, "the charset is WHATWG's replacement encoding (ISO-2022-KR, ISO-2022-CN, HZ-GB-2312 and the like), "+
 			"which browsers do not decode: the page reads as one U+FFFD, its robots directives cannot be read, and no archive copy is written")
 	}
