@@ -21,7 +21,11 @@ import (
 // http(s), or is relative to an http(s) base, into the form net/url reads
 // the same way: a backslash before the query is a slash; the slashes (two
 // or more) before an authority are two; "http:x" against an http base is
-// the relative "x", and against any other base (or none) "http://x".
+// the relative "x", and against any other base (or none) "http://x"; a
+// scheme-relative reference takes the base's scheme, so that an empty
+// host is no host; a host's percent-escapes are decoded; and in the path,
+// "%2e" segments are dot segments and the bytes net/url would escape are
+// escaped already (see webPath).
 func webHref(base *url.URL, href string) string {
 	if i := SchemeEnd(href); i >= 0 {
 		scheme := href[:i]
@@ -29,27 +33,89 @@ func webHref(base *url.URL, href string) string {
 			return href
 		}
 		rest := backslashesAsSlashes(href[i+1:])
-		if strings.HasPrefix(rest, "//") {
-			return scheme + "://" + strings.TrimLeft(rest, "/")
-		}
-		if base != nil && strings.EqualFold(base.Scheme, scheme) {
+		if !strings.HasPrefix(rest, "//") && base != nil && strings.EqualFold(base.Scheme, scheme) {
 			// The same special scheme and no authority: a reference
 			// relative to the base, however it is written.
 			if rest != "" && rest[0] != '/' && strings.IndexByte(rest[:pathStart(rest)], ':') >= 0 {
 				rest = "./" + rest // not a scheme
 			}
-			return rest
+			return webPath(rest)
 		}
-		return scheme + "://" + strings.TrimLeft(rest, "/")
+		return scheme + "://" + webAuthority(strings.TrimLeft(rest, "/"))
 	}
 	if base == nil || !specialScheme(base.Scheme) {
 		return href
 	}
 	href = backslashesAsSlashes(href)
 	if strings.HasPrefix(href, "//") {
-		return "//" + strings.TrimLeft(href, "/")
+		return base.Scheme + "://" + webAuthority(strings.TrimLeft(href, "/"))
 	}
-	return href
+	return webPath(href)
+}
+
+// webAuthority is s, an authority and what follows it, with the host's
+// percent-escapes decoded (the URL standard decodes them before it reads
+// the host; net/url refuses them) and the path as webPath has it. Escapes
+// that decode to a byte that would end the host or make it no host stay,
+// and the host is refused as it would be.
+func webAuthority(s string) string {
+	end := pathStart(s)
+	auth, rest := s[:end], s[end:]
+	at := strings.LastIndexByte(auth, '@') + 1
+	if host := auth[at:]; strings.IndexByte(host, '%') >= 0 {
+		if h, err := url.PathUnescape(host); err == nil && !strings.ContainsAny(h, "/?#@[]\\:%") && !strings.ContainsFunc(h, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+			auth = auth[:at] + h
+		}
+	}
+	return auth + webPath(rest)
+}
+
+// webPath is s, a path and what follows it, with the path as the URL
+// standard reads it, in a form net/url keeps: a "%2e" segment (any case,
+// or ".%2e", "%2e.", "%2e%2e") is a dot segment, and the bytes net/url
+// would escape in a path are escaped already, so that it keeps the path as
+// written (given one it must escape, it re-escapes the decoded path,
+// turning "%2F" into "/").
+func webPath(s string) string {
+	end := strings.IndexAny(s, "?#")
+	if end < 0 {
+		end = len(s)
+	}
+	path := s[:end]
+	if !strings.Contains(path, "%2") && strings.IndexFunc(path, func(r rune) bool { return r >= 0x80 || pathEscapes(byte(r)) }) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i, seg := range strings.Split(path, "/") {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		switch strings.ToLower(seg) {
+		case "%2e":
+			seg = "."
+		case ".%2e", "%2e.", "%2e%2e":
+			seg = ".."
+		}
+		for j := 0; j < len(seg); j++ {
+			if c := seg[j]; c >= 0x80 || pathEscapes(c) {
+				writePercent(&b, c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	return b.String() + s[end:]
+}
+
+// pathEscapes: net/url escapes c in a path (and the URL standard does, or
+// leaves it raw where net/url cannot: '^', '|'), '%' and the delimiters
+// aside.
+func pathEscapes(c byte) bool {
+	switch c {
+	case '"', '<', '>', '^', '`', '{', '|', '}', 0x7f:
+		return true
+	}
+	return c <= ' '
 }
 
 // ParseBase reads a document's URL (Options.Base, --base) as links are
