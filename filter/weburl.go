@@ -2,6 +2,7 @@ package filter
 
 import (
 	"fmt"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -195,6 +196,16 @@ func normalizeWeb(u *url.URL) string {
 			port = ""
 		}
 	}
+	if u.User != nil {
+		// An empty password, or an empty userinfo, is not written.
+		name := u.User.Username()
+		if pw, set := u.User.Password(); set && pw == "" || !set {
+			u.User = url.User(name)
+			if name == "" {
+				u.User = nil
+			}
+		}
+	}
 	u.Host = host
 	if port != "" {
 		u.Host += ":" + port
@@ -214,7 +225,7 @@ var hostProfile = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.Transition
 // why it is not a host.
 func webHost(host string) (string, string) {
 	if host[0] == '[' {
-		return strings.ToLower(host), "" // an IPv6 literal, which net/url checked
+		return ipv6Host(host)
 	}
 	ascii := true
 	for i := 0; i < len(host); i++ {
@@ -345,4 +356,47 @@ func ipv4Number(p string) (uint64, bool) {
 		}
 	}
 	return n, true
+}
+
+// ipv6Host is an IPv6 literal ("[…]") as the URL standard writes it: hex
+// in lower case, without leading zeros, the first longest run of two or
+// more zero pieces as "::", and no dotted IPv4 part ("[::ffff:1.2.3.4]"
+// is "[::ffff:102:304]"); or why it is none (a zone is none).
+func ipv6Host(host string) (string, string) {
+	a, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+	if err != nil || !a.Is6() || a.Zone() != "" {
+		return "", fmt.Sprintf("no URL: host %q is no IPv6 address", clip(host, 80))
+	}
+	b := a.As16()
+	var piece [8]uint16
+	for i := range piece {
+		piece[i] = uint16(b[2*i])<<8 | uint16(b[2*i+1])
+	}
+	// The first longest run of zero pieces, if two or more long.
+	runAt, runLen := -1, 1
+	for i := 0; i < 8; {
+		j := i
+		for j < 8 && piece[j] == 0 {
+			j++
+		}
+		if j-i > runLen {
+			runAt, runLen = i, j-i
+		}
+		i = max(j, i+1)
+	}
+	var out strings.Builder
+	out.WriteByte('[')
+	for i := 0; i < 8; i++ {
+		if i == runAt {
+			out.WriteString("::")
+			i += runLen - 1
+			continue
+		}
+		if i > 0 && i != runAt+runLen {
+			out.WriteByte(':')
+		}
+		out.WriteString(strconv.FormatUint(uint64(piece[i]), 16))
+	}
+	out.WriteByte(']')
+	return out.String(), ""
 }
