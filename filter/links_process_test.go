@@ -207,9 +207,9 @@ func TestLongBaseIsIgnored(t *testing.T) {
 		name, base, page, url, warning string
 	}{
 		{"written", "https://a.example/p/q.html", `<base href="https://b.example/` + long + `/"><a href="y">y</a>`,
-			"https://a.example/p/y", "is longer than 8192 bytes; ignored"},
+			"https://a.example/p/y", fmt.Sprintf("is longer than %d bytes; ignored", filter.MaxBaseLen)},
 		{"resolved", "https://a.example/" + long[:200] + "/", `<base href="` + long[:filter.MaxBaseLen-100] + `/"><a href="y">y</a>`,
-			"https://a.example/" + long[:200] + "/y", "resolves to a URL of 8312 bytes, longer than 8192; ignored"},
+			"https://a.example/" + long[:200] + "/y", fmt.Sprintf("resolves to a URL of %d bytes, longer than %d; ignored", len("https://a.example/")+200+1+filter.MaxBaseLen-100+1, filter.MaxBaseLen)},
 		{"at the bound", "https://a.example/p/q.html", `<base href="https://b.example/` + long[:filter.MaxBaseLen-len("https://b.example//")] + `/"><a href="y">y</a>`,
 			"https://b.example/" + long[:filter.MaxBaseLen-len("https://b.example//")] + "/y", ""},
 	} {
@@ -238,7 +238,7 @@ func TestLongBaseIsIgnored(t *testing.T) {
 	}
 	opts := robofilter.Options{}
 	opts.Base = "https://a.example/" + long
-	if _, err := robofilter.Process(strings.NewReader(`<a href="y">y</a>`), opts, robofilter.Outputs{}); err == nil || !strings.Contains(err.Error(), "is longer than 8192 bytes") {
+	if _, err := robofilter.Process(strings.NewReader(`<a href="y">y</a>`), opts, robofilter.Outputs{}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("is longer than %d bytes", filter.MaxBaseLen)) {
 		t.Errorf("a document URL of %d bytes: error %v, want one saying it is too long", len(opts.Base), err)
 	}
 }

@@ -140,7 +140,7 @@
 // grow past MaxTokenSize bytes. What an open element keeps of its
 // attributes is bounded too: of a namespace declaration, only whether its
 // URI is one the stage knows (and a prefix it redeclares shares the outer
-// binding's text); resolved xml:base values are at most 8 KiB each and
+// binding's text); resolved xml:base values are at most 2 KiB each and
 // 4 MiB together. So is the time: resolving them goes through at most
 // 32 MiB of URLs, plus 8 bytes per byte read; xml:base values past it are
 // ignored with a warning. A longer token
