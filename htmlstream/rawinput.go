@@ -54,6 +54,9 @@ type rawInput struct {
 	// lastCopied: the copy's last step copied bytes (not an elision), so
 	// the bytes at the very end that decode to nothing go with them.
 	lastCopied bool
+	// dropped: escape sequences past maxZeroRun were dropped; warned is
+	// set once the copy has said so.
+	dropped, warned bool
 }
 
 // unitRun is n characters of the same original and decoded length. It is
@@ -174,6 +177,7 @@ func (r *rawInput) record(ns, nd int) {
 		r.zeroFrom = r.next
 	} else if r.next+ns-r.zeroFrom > maxZeroRun && r.cur <= r.zeroFrom {
 		// Keep the last escape sequence of the row only (this one).
+		r.dropped = true
 		gone := r.next - r.zeroFrom
 		copy(r.raw[r.zeroFrom:], r.raw[r.next:])
 		r.raw = r.raw[:len(r.raw)-gone]
@@ -251,6 +255,7 @@ func (r *rawInput) elided() {
 // archive passes a token's decoded bytes b, at decoded offset off, to the
 // archive copy as the original bytes, or elides them.
 func (r *rawInput) archive(c *filter.Core, b []byte, off int64, on bool) {
+	r.warnDropped(c)
 	if !on {
 		c.Archive(b, false) // passes what the driver put off, then elides
 		r.skip(off + int64(len(b)))
@@ -269,7 +274,17 @@ func (r *rawInput) archive(c *filter.Core, b []byte, off int64, on bool) {
 // end passes the original bytes after the last character, which decode
 // to nothing (a final escape sequence), with the bytes copied last; after
 // an elision they are dropped.
+// warnDropped says, once, that escape sequences were dropped: the copy is
+// not the input's bytes there (SPEC 5 promises them).
+func (r *rawInput) warnDropped(c *filter.Core) {
+	if r.dropped && !r.warned {
+		r.warned = true
+		c.Warn(c.Pos(), "more than %d bytes of escape sequences with no character between them: the archive copy keeps only the last (the text reads the same; the bytes differ from the input's)", maxZeroRun)
+	}
+}
+
 func (r *rawInput) end(c *filter.Core) {
+	r.warnDropped(c)
 	r.advance(r.outDec) // every character
 	if rest := r.raw[r.cur:r.next]; len(rest) > 0 && r.lastCopied {
 		c.Archive(rest, true)

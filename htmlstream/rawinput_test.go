@@ -322,8 +322,12 @@ func TestRawInputIsBounded(t *testing.T) {
 		if _, err := run(bytes.NewReader(tc.src), c, opts); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Finish(); err != nil {
+		res, err := c.Finish()
+		if err != nil {
 			t.Fatal(err)
+		}
+		if dropped := strings.Contains(tc.name, "in a row"); tc.archive && dropped != (len(res.Warnings) == 1 && strings.Contains(res.Warnings[0].Message, "escape sequences")) {
+			t.Errorf("%s: warnings %v; want one about the dropped escape sequences: %v", tc.name, res.Warnings, dropped)
 		}
 		if most > bound || mostRuns*int(unsafe.Sizeof(unitRun{})) > bound {
 			t.Fatalf("%s: %d bytes of original bytes and %d runs kept for a document of %d", tc.name, most, mostRuns, len(tc.src))
