@@ -239,7 +239,7 @@ func webHost(host string) (string, string) {
 			return "", fmt.Sprintf("no URL: host %q has an empty punycode label", clip(host, 80))
 		}
 	}
-	h := host
+	var h string
 	if !ascii && (!utf8.ValidString(host) || strings.ContainsRune(host, utf8.RuneError)) {
 		return "", fmt.Sprintf("no URL: host %q is not valid UTF-8", clip(host, 80))
 	}
