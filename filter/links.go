@@ -2,6 +2,7 @@ package filter
 
 import (
 	"bytes"
+	"iter"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -222,20 +223,7 @@ func spaceLen(text []byte, i int) int { return phrase.SpaceLen(text, i) }
 // (nofollow, ugc, sponsored), split on spaces and commas, any case, and
 // gives the reason that names it.
 func relNoFollow(rel []byte) (reason string, ok bool) {
-	for rest := rel; len(rest) > 0; {
-		i := 0
-		for i < len(rest) && isRelSep(rest[i]) {
-			i++
-		}
-		j := i
-		for j < len(rest) && !isRelSep(rest[j]) {
-			j++
-		}
-		tok := rest[i:j]
-		rest = rest[j:]
-		if len(tok) > 0 && (tok[0] >= utf8.RuneSelf || tok[len(tok)-1] >= utf8.RuneSelf) {
-			tok = bytes.Trim(tok, curlyQuotes) // rel=”nofollow”, as pasted examples have it
-		}
+	for tok := range relTokens(rel) {
 		for _, r := range [...]string{"rel=nofollow", "rel=ugc", "rel=sponsored"} {
 			if equalFoldASCII(tok, r[len("rel="):]) {
 				return r, true
@@ -245,16 +233,42 @@ func relNoFollow(rel []byte) (reason string, ok bool) {
 	return "", false
 }
 
+// relTokens yields the tokens of a rel value: split on spaces and commas,
+// typographic quotes around them stripped (rel=”nofollow”, as pasted
+// examples have it).
+func relTokens(rel []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for rest := rel; len(rest) > 0; {
+			i := 0
+			for i < len(rest) && isRelSep(rest[i]) {
+				i++
+			}
+			j := i
+			for j < len(rest) && !isRelSep(rest[j]) {
+				j++
+			}
+			tok := rest[i:j]
+			rest = rest[j:]
+			if len(tok) > 0 && (tok[0] >= utf8.RuneSelf || tok[len(tok)-1] >= utf8.RuneSelf) {
+				tok = bytes.Trim(tok, curlyQuotes)
+			}
+			if len(tok) > 0 && !yield(tok) {
+				return
+			}
+		}
+	}
+}
+
 func isRelSep(c byte) bool {
 	return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
 }
 
 // relNotAHyperlink reports whether a <link> rel value makes it a resource
-// the page uses rather than a page a crawler would follow. Its tokens are
-// split as relNoFollow splits them (spaces and commas).
+// the page uses rather than a page a crawler would follow (relTokens
+// splits it, as for relNoFollow).
 func relNotAHyperlink(rel []byte) bool {
-	for _, f := range bytes.FieldsFunc(rel, func(r rune) bool { return r < 0x80 && isRelSep(byte(r)) }) {
-		switch asciiLower(string(bytes.Trim(f, curlyQuotes))) {
+	for tok := range relTokens(rel) {
+		switch asciiLower(string(tok)) {
 		case "stylesheet", "icon", "shortcut", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon",
 			"preload", "modulepreload", "prefetch", "prerender", "dns-prefetch", "preconnect", "manifest", "pingback",
 			// Not in HTML's list, but common, and as much a resource: icons
