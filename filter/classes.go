@@ -147,9 +147,10 @@ func mentionsRobot(class []byte) bool {
 	return false
 }
 
-// typographic quotes that pasted examples (the profile's own wiki page among
-// them) put around attribute values; a careful reader strips them.
-const curlyQuotes = "\u201c\u201d\u2018\u2019\u201e"
+// TypographicQuotes are the quotes that pasted examples (the profile's own
+// wiki page among them) put around attribute values and tokens (“ ” ‘ ’
+// „): HTML reads them as part of the value; a careful reader strips them.
+const TypographicQuotes = "\u201c\u201d\u2018\u2019\u201e"
 
 // resolveClasses reads a class attribute. agentIsRobot says whether robot
 // number n (RobotExclusion.RobotNameN) is the agent, and whether it is named.
@@ -182,7 +183,7 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (i
 		// The quotes are not ASCII: a token with ASCII at both ends has
 		// none to trim (bytes.Trim would decode it rune by rune).
 		if f[0] >= utf8.RuneSelf || f[len(f)-1] >= utf8.RuneSelf {
-			if trimmed := bytes.Trim(f, curlyQuotes); len(trimmed) != len(f) {
+			if trimmed := bytes.Trim(f, TypographicQuotes); len(trimmed) != len(f) {
 				tok = trimmed
 				if v.warnToken() {
 					v.warnings = append(v.warnings, fmt.Sprintf("class token %q has typographic quotes around it; read as %q", clip(f, 80), clip(tok, 80)))

@@ -250,7 +250,7 @@ func relTokens(rel []byte) iter.Seq[[]byte] {
 			tok := rest[i:j]
 			rest = rest[j:]
 			if len(tok) > 0 && (tok[0] >= utf8.RuneSelf || tok[len(tok)-1] >= utf8.RuneSelf) {
-				tok = bytes.Trim(tok, curlyQuotes)
+				tok = bytes.Trim(tok, TypographicQuotes)
 			}
 			if len(tok) > 0 && !yield(tok) {
 				return

@@ -106,8 +106,8 @@ func (c *Core) xRobotsTag(v string) {
 func (c *Core) HeadProfile(profile []byte) (turnedOn bool) {
 	was := c.profileOK
 	for _, f := range bytes.Fields(profile) {
-		u := strings.Trim(string(f), curlyQuotes+`"'`)
-		if strings.Trim(string(f), curlyQuotes) != string(f) {
+		u := strings.Trim(string(f), TypographicQuotes+`"'`)
+		if strings.Trim(string(f), TypographicQuotes) != string(f) {
 			c.Warn(c.position(), "head profile URI %q has typographic quotes around it; read as %q", clip(f, 80), clip(u, 80))
 		}
 		if strings.HasSuffix(u, "robots-profile#") || strings.HasSuffix(u, "robots-profile") {

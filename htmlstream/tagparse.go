@@ -2,7 +2,10 @@ package htmlstream
 
 import (
 	"encoding/binary"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/robofilter/robofilter/filter"
 
 	"golang.org/x/net/html"
 	a "golang.org/x/net/html/atom"
@@ -192,10 +195,12 @@ func quoteLeftOpen(v []byte) bool {
 
 func opensTypographic(v []byte) bool {
 	r, _ := utf8.DecodeRune(v)
-	return r == '\u201c' || r == '\u201d' || r == '\u2018' || r == '\u2019' || r == '\u201e'
+	return strings.ContainsRune(filter.TypographicQuotes, r)
 }
 
+// closesTypographic: v ends with a typographic quote that can close (all
+// but the low „, which only opens).
 func closesTypographic(v []byte) bool {
 	r, _ := utf8.DecodeLastRune(v)
-	return r == '\u201c' || r == '\u201d' || r == '\u2018' || r == '\u2019'
+	return r != '\u201e' && strings.ContainsRune(filter.TypographicQuotes, r)
 }
