@@ -172,11 +172,7 @@ func feedResult(opts Options, cs string, feed *feedReader) *Result {
 	}
 	if feed != nil {
 		if v, pos, ok := feed.firstRobotsPI(); ok {
-			var ds []filter.Directive
-			for _, n := range v.Directives() {
-				ds = append(ds, filter.Directive{Name: n})
-			}
-			core.Apply(filter.DirectiveSource{Origin: "robots PI", Value: v.String(), Line: pos.Line, Col: pos.Col}, ds, pos)
+			v.Apply(core, pos)
 		}
 	}
 	core.SetResultInfo("xml", cs)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/robofilter/robofilter/filter"
 )
 
 // RobotsPI is what a legal robots processing instruction says.
@@ -24,6 +26,15 @@ func (p RobotsPI) Directives() []string {
 		ds = append(ds, "nofollow")
 	}
 	return ds
+}
+
+// Apply gives the core what the PI at pos says, as a directive source.
+func (p RobotsPI) Apply(c *filter.Core, pos filter.Pos) {
+	var ds []filter.Directive
+	for _, n := range p.Directives() {
+		ds = append(ds, filter.Directive{Name: n})
+	}
+	c.Apply(filter.DirectiveSource{Origin: "robots PI", Value: p.String(), Line: pos.Line, Col: pos.Col}, ds, pos)
 }
 
 func (p RobotsPI) String() string {

@@ -933,11 +933,7 @@ func (d *driver) robotsPI(pos filter.Pos, text []byte) {
 		return
 	}
 	d.pi = &piSeen{pos: pos, v: v}
-	var ds []filter.Directive
-	for _, n := range v.Directives() {
-		ds = append(ds, filter.Directive{Name: n})
-	}
-	d.core.Apply(filter.DirectiveSource{Origin: "robots PI", Value: v.String(), Line: pos.Line, Col: pos.Col}, ds, pos)
+	v.Apply(d.core, pos)
 }
 
 // resolve maps a prefix to its namespace. An element without a prefix is in
