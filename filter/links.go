@@ -403,7 +403,7 @@ func plainAuthority(scheme, hostPort string) bool {
 // canonicalPort: a port as the URL standard writes it for scheme (digits,
 // no leading zero, at most 65535, not the scheme's default).
 func canonicalPort(scheme, port string) bool {
-	if port == "" || len(port) > 5 || len(port) > 1 && port[0] == '0' {
+	if port == "" || len(port) > 5 || len(port) > 1 && port[0] == '0' || port == defaultPort(scheme) {
 		return false
 	}
 	n := 0
@@ -413,7 +413,7 @@ func canonicalPort(scheme, port string) bool {
 		}
 		n = n*10 + int(port[i]-'0')
 	}
-	return n <= 65535 && !(n == 80 && len(scheme) == 4 || n == 443 && len(scheme) == 5)
+	return n <= 65535
 }
 
 // plainHost: a host the URL standard spells as it is written (lower

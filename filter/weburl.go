@@ -126,7 +126,7 @@ func ParseBase(s string) (*url.URL, error) {
 	if len(s) > MaxBaseLen {
 		return nil, fmt.Errorf("base URL %q is longer than %d bytes", clip(s, 80), MaxBaseLen)
 	}
-	u, err := url.Parse(webHref(nil, s))
+	u, err := ParseReference(nil, s)
 	if err != nil {
 		return nil, fmt.Errorf("base URL %q: %w", s, err)
 	}
@@ -145,6 +145,18 @@ func ParseBase(s string) (*url.URL, error) {
 // ResolveReference: see webHref.
 func ParseReference(base *url.URL, ref string) (*url.URL, error) {
 	return url.Parse(webHref(base, ref))
+}
+
+// defaultPort is the port the URL standard leaves out for scheme (lower
+// case; "" for those it has none for).
+func defaultPort(scheme string) string {
+	switch scheme {
+	case "http":
+		return "80"
+	case "https":
+		return "443"
+	}
+	return ""
 }
 
 func specialScheme(s string) bool {
@@ -192,7 +204,7 @@ func normalizeWeb(u *url.URL) string {
 		if err != nil || n > 65535 {
 			return fmt.Sprintf("no URL: port %q is out of range", port)
 		}
-		if port = strconv.FormatUint(n, 10); port == map[string]string{"http": "80", "https": "443"}[u.Scheme] {
+		if port = strconv.FormatUint(n, 10); port == defaultPort(u.Scheme) {
 			port = ""
 		}
 	}
