@@ -27,10 +27,10 @@ func TestArchiveOfPutOffTokens(t *testing.T) {
 		{name: "nothing elided", in: "<!DOCTYPE html><title>t</title>" + long},
 		{name: "elided regions between", in: "<p>a</p>" + long + `<div class="robots-noarchive"><p>x</p></div>` + long + `<img class=robots-noarchive src=i><p>z`,
 			want: "<p>a</p>" + long + `<div class="robots-noarchive">…</div>` + long + `…<p>z`},
-		{name: "cut inside a tag", in: long + `<p>b</p><a href="unterminated`, handsOver: true},
+		{name: "cut inside a tag", in: long + `<p>b</p><a href="unterminated`}, // no hand-over for tags (tagCutShort)
 		{name: "cut inside a comment", in: long + "<p>c<!-- never closed", handsOver: true},
 		{name: "elided then cut", in: long + `<p class=robots-noarchive>x</p><b>y</b><a href="cut`,
-			want: long + `<p class=robots-noarchive>…</p><b>y</b><a href="cut`, handsOver: true},
+			want: long + `<p class=robots-noarchive>…</p><b>y</b><a href="cut`},
 		{name: "head held then body", in: "<html><head><meta charset=utf-8><title>t</title>" + strings.Repeat("<meta name=x content=y>", 200) + "</head><body>" + long},
 		{name: "document-level noarchive", in: "<head><meta name=robots content=noarchive></head><body>" + long, want: ""},
 	}

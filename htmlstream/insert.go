@@ -158,18 +158,23 @@ func (b *builder) saveAttrs(n *node) {
 		n.saved.href = append(n.saved.href, t.href...)
 		n.saved.rel = append(n.saved.rel, t.rel...)
 	}
-	n.fmtKey = attrsKey(t.attrs)
+	dropped, droppedKey := b.z.droppedAttrs()
+	n.fmtKey = attrsKey(t.attrs) + uint64(dropped) + droppedKey
 }
 
-// attrsKey identifies a set of attributes regardless of their order.
+// attrsKey identifies a set of attributes regardless of their order: their
+// number plus the sum of their identities.
 func attrsKey(attrs []attr) uint64 {
 	sum := uint64(len(attrs))
 	for i := range attrs {
-		k := maphash.Bytes(fmtSeed, attrs[i].key)
-		v := maphash.Bytes(fmtSeed, attrs[i].val)
-		sum += k ^ (v * 0x9E3779B97F4A7C15)
+		sum += attrIdentity(attrs[i].key, attrs[i].val)
 	}
 	return sum
+}
+
+// attrIdentity is one attribute's part in attrsKey.
+func attrIdentity(key, val []byte) uint64 {
+	return maphash.Bytes(fmtSeed, key) ^ (maphash.Bytes(fmtSeed, val) * 0x9E3779B97F4A7C15)
 }
 
 // cloneOf makes a new element like a formatting element (same tag, same

@@ -187,6 +187,18 @@ func ReadAttribute(key string) bool {
 	return false
 }
 
+// builderReadsAttr reports whether the builder or the core reads an attribute
+// of that name (lower case): those ReadAttribute names, and those of META
+// tags, inputs, MathML and fonts in foreign content. A tag keeps these
+// past maxKeptAttrs.
+func builderReadsAttr(key string) bool {
+	switch key {
+	case "type", "name", "content", "charset", "http-equiv", "profile", "encoding", "color", "face", "size":
+		return true
+	}
+	return ReadAttribute(key)
+}
+
 // quoteLeftOpen: v opens with a typographic quote and does not close
 // with one.
 func quoteLeftOpen(v []byte) bool {

@@ -78,6 +78,14 @@ type tokenizer struct {
 	convertNUL bool // Text replaces NUL with U+FFFD (raw text, CDATA)
 	attrs      []attrSpan
 	attrsRead  int
+	// lastValEnd is where the value of the last attribute x/net would
+	// keep ends: "/>" right after it is that value's, not a self-closing
+	// mark.
+	lastValEnd int
+	// dropped counts the attributes of this tag past maxKeptAttrs that
+	// were not kept, and droppedKey sums their identities (attrsKey).
+	dropped    int
+	droppedKey uint64
 	// attrNames de-duplicates the attributes of tags that have many: the
 	// first attribute kept whose lower-case name has a hash, by hash.
 	attrNames map[uint64]int
@@ -104,6 +112,13 @@ const (
 	// manyAttrs is where de-duplicating a tag's attributes by comparing
 	// each with all before it gives way to a map.
 	manyAttrs = 16
+	// maxKeptAttrs bounds the attributes kept of one tag: past it, only
+	// those the builder reads (builderReadsAttr) are kept, de-duplicated; the
+	// others count only towards the tag's identity for the Noah's Ark
+	// clause (dropped, droppedKey), without being compared with one
+	// another. A tag of millions of short distinct attributes, within the
+	// token limit, took about 40 times its size in memory to keep them.
+	maxKeptAttrs = 1024
 	// Character references longer than this are decoded without caching.
 	maxCachedRef = 64
 )
@@ -256,6 +271,29 @@ func (z *tokenizer) textToEnd(textIsRaw, convertNUL bool) (html.TokenType, bool)
 	z.textIsRaw, z.convertNUL = textIsRaw, convertNUL
 	z.plain = !hasTextSpecial(z.buf[z.start:])
 	return html.TextToken, true
+}
+
+// tagCutShort ends a tag that the end of the input, or the size limit,
+// cut short as x/net does: with an error token (of every byte left, at
+// the end of the input). It does not hand over: x/net would read the
+// tag's attributes again and keep them all, at about forty times their
+// size in memory for millions of short ones.
+func (z *tokenizer) tagCutShort() (html.TokenType, bool) {
+	if z.maxBuf > 0 {
+		// x/net fails the token once it has read maxBuf bytes of it.
+		for z.readErr == nil && len(z.buf)-z.start < z.maxBuf {
+			z.fill()
+		}
+	}
+	z.size, z.err = len(z.buf)-z.start, z.readErr
+	if z.maxBuf > 0 && z.size >= z.maxBuf {
+		z.size, z.err = z.maxBuf, html.ErrBufferExceeded
+		// Its bytes may end inside a character that checkUTF8 found
+		// whole.
+		z.utf8Checked = min(z.utf8Checked, z.start)
+	}
+	z.win = z.buf[z.start : z.start+z.size]
+	return html.ErrorToken, true
 }
 
 // handOver gives the input from the current token on to an x/net
@@ -658,18 +696,19 @@ func (z *tokenizer) scanTag(i int, end bool) (html.TokenType, bool) {
 	nameStart := i
 	if i = skip(win, i+1, &tagNameEnd); i == len(win) {
 		if i, ok = z.skipUntil(i, &tagNameEnd); !ok {
-			return 0, false
+			return z.tagCutShort()
 		}
 		win = z.win
 	}
 	z.data = span{nameStart, i}
+	z.dropped, z.droppedKey = 0, 0
 	if isTagSpace(win[i]) {
 		i++
 	}
 	for {
 		if i = skip(win, i, &notSpace); i == len(win) {
 			if i, ok = z.skipUntil(i, &notSpace); !ok {
-				return 0, false
+				return z.tagCutShort()
 			}
 			win = z.win
 		}
@@ -679,13 +718,14 @@ func (z *tokenizer) scanTag(i int, end bool) (html.TokenType, bool) {
 		}
 		var a attrSpan
 		if i, a, ok = z.scanAttr(i); !ok {
-			return 0, false
+			return z.tagCutShort()
 		}
 		win = z.win
 		switch {
 		case end || a.key.start == a.key.end:
 		case len(z.attrs) == 0:
 			z.attrs = append(z.attrs, a) // no name before it to be the same
+			z.lastValEnd = a.val.end
 		default:
 			z.keepAttr(a)
 		}
@@ -699,7 +739,7 @@ func (z *tokenizer) scanTag(i int, end bool) (html.TokenType, bool) {
 	}
 	// "/>" closes the tag unless that '/' is the last byte of the last
 	// attribute's unquoted value (<a href=/>).
-	if win[i-2] == '/' && (len(z.attrs) == 0 || i-2 != z.attrs[len(z.attrs)-1].val.end-1) {
+	if win[i-2] == '/' && (len(z.attrs) == 0 || i-2 != z.lastValEnd-1) {
 		return html.SelfClosingTagToken, true
 	}
 	return html.StartTagToken, true
@@ -767,12 +807,14 @@ func (z *tokenizer) scanAttr(i int) (int, attrSpan, bool) {
 }
 
 // keepAttr adds a start tag's attribute unless one with the same name in
-// ASCII lower case came before it.
+// ASCII lower case came before it; past maxKeptAttrs, unless the builder
+// does not read it (dropAttr).
 func (z *tokenizer) keepAttr(a attrSpan) {
 	key := z.win[a.key.start:a.key.end]
 	if len(z.attrs) < manyAttrs {
 		if z.attrIndex(key) < 0 {
 			z.attrs = append(z.attrs, a)
+			z.lastValEnd = a.val.end
 		}
 		return
 	}
@@ -786,6 +828,10 @@ func (z *tokenizer) keepAttr(a attrSpan) {
 			z.attrNames[z.attrHash(z.win[b.key.start:b.key.end])] = i
 		}
 	}
+	if len(z.attrs) >= maxKeptAttrs && !z.builderReads(key) {
+		z.dropAttr(a)
+		return
+	}
 	h := z.attrHash(key)
 	i, seen := z.attrNames[h]
 	if seen && (z.attrKeyIs(i, key) || z.attrIndex(key) >= 0) { // the second test: two names' hashes collide
@@ -795,6 +841,39 @@ func (z *tokenizer) keepAttr(a attrSpan) {
 		z.attrNames[h] = len(z.attrs)
 	}
 	z.attrs = append(z.attrs, a)
+	z.lastValEnd = a.val.end
+}
+
+// builderReads reports whether the builder or the core reads an attribute
+// of this name (any case).
+func (z *tokenizer) builderReads(key []byte) bool {
+	mark := len(z.out)
+	z.out = lowerASCII(z.out, key)
+	reads := builderReadsAttr(string(z.out[mark:]))
+	z.out = z.out[:mark]
+	return reads
+}
+
+// dropAttr counts an attribute past maxKeptAttrs that the builder does
+// not read: only its part in the tag's identity is kept. It is taken as
+// new (not compared with the attributes before it), so a value ending
+// in "/" before ">" is its own, as x/net reads a kept one's.
+func (z *tokenizer) dropAttr(a attrSpan) {
+	mark := len(z.out)
+	key, val := z.attrKeyVal(a)
+	z.droppedKey += attrIdentity(key, val)
+	z.dropped++
+	z.lastValEnd = a.val.end
+	z.out = z.out[:mark]
+}
+
+// droppedAttrs returns how many attributes of the current start tag were
+// not kept (past maxKeptAttrs) and the sum of their identities.
+func (z *tokenizer) droppedAttrs() (int, uint64) {
+	if z.x != nil {
+		return 0, 0
+	}
+	return z.dropped, z.droppedKey
 }
 
 // attrIndex returns the index of the kept attribute named key (ASCII case
@@ -1183,6 +1262,12 @@ func (z *tokenizer) TagAttr() (key, val []byte, more bool) {
 	}
 	a := z.attrs[z.attrsRead]
 	z.attrsRead++
+	key, val = z.attrKeyVal(a)
+	return key, val, z.attrsRead < len(z.attrs)
+}
+
+// attrKeyVal returns an attribute's name and value as TagAttr does.
+func (z *tokenizer) attrKeyVal(a attrSpan) (key, val []byte) {
 	// Most keys are lower case and most values hold no reference: a look
 	// here, and lowerName and clean only for those that change.
 	key, val = z.win[a.key.start:a.key.end], z.win[a.val.start:a.val.end]
@@ -1198,7 +1283,7 @@ func (z *tokenizer) TagAttr() (key, val []byte, more bool) {
 			break
 		}
 	}
-	return key, val, z.attrsRead < len(z.attrs)
+	return key, val
 }
 
 // nameChanges marks the bytes lowerName changes.

@@ -10,6 +10,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/chunked"
+	"github.com/robofilter/robofilter/phrase"
 	"golang.org/x/net/html"
 )
 
@@ -350,19 +352,97 @@ func TestTokenizerMatchesXNetOnManyAttributes(t *testing.T) {
 		fmt.Fprintf(&tag, " a%d=%d A%d=x b%d", i%70, i, i%90, i)
 	}
 	tag.WriteString("/>")
-	var huge strings.Builder
-	huge.WriteString("<p")
-	for i := range 200000 {
-		fmt.Fprintf(&huge, " a%d", i)
+	var most strings.Builder // as many as a tag keeps, with repeats
+	most.WriteString("<p")
+	for i := range maxKeptAttrs {
+		fmt.Fprintf(&most, " a%d", i)
 	}
-	huge.WriteString(" A7 a199999>")
+	most.WriteString(" A7 a1023/>")
 	compareTokenizers(t, "many attributes", []byte(tag.String()), wholeReader, 0, 1)
 	compareTokenizers(t, "many attributes", []byte(tag.String()), chunks(5), 0, 1)
-	compareTokenizers(t, "200,000 attributes", []byte(huge.String()), wholeReader, 0, 1)
+	compareTokenizers(t, "as many attributes as a tag keeps", []byte(most.String()), wholeReader, 0, 1)
 
 	defer func(h func(maphash.Seed, []byte) uint64) { hashAttrName = h }(hashAttrName)
 	hashAttrName = func(_ maphash.Seed, name []byte) uint64 { return uint64(len(name)) }
 	compareTokenizers(t, "many attributes, colliding hashes", []byte(tag.String()), wholeReader, 0, 1)
+}
+
+// hugeTag is a start tag of n distinct attributes a0, a1, … and then tail.
+func hugeTag(n int, tail string) string {
+	var b strings.Builder
+	b.WriteString("<p")
+	for i := range n {
+		fmt.Fprintf(&b, " a%d", i)
+	}
+	b.WriteString(tail + ">")
+	return b.String()
+}
+
+// Past maxKeptAttrs a tag keeps only the attributes the builder reads,
+// still the first of each name; the rest count towards its identity.
+func TestTokenizerKeepsAttributesTheBuilderReadsPastTheBound(t *testing.T) {
+	z := newTokenizer(strings.NewReader(hugeTag(200000, " A7 CLASS=first a199999 class=second Href=/h")), 0)
+	if tt := z.Next(); tt != html.StartTagToken {
+		t.Fatalf("token %v, want a start tag", tt)
+	}
+	var got []string
+	for more := true; more; {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		got = append(got, string(k)+"="+string(v))
+	}
+	want := []string{}
+	for i := range maxKeptAttrs {
+		want = append(want, fmt.Sprintf("a%d=", i))
+	}
+	want = append(want, "class=first", "href=/h")
+	if !slices.Equal(got, want) {
+		t.Errorf("kept %d attributes ending %q, want %d ending %q", len(got), got[max(0, len(got)-3):], len(want), want[len(want)-3:])
+	}
+	// a1024 to a199999, A7 and the second a199999 (not compared with
+	// the attributes before them); the second class is a repeat.
+	if n, _ := z.droppedAttrs(); n != 200000-maxKeptAttrs+2 {
+		t.Errorf("%d attributes dropped, want %d", n, 200000-maxKeptAttrs+2)
+	}
+}
+
+// The attributes past the bound still tell formatting elements apart
+// (the Noah's Ark clause), by their values as the DOM has them.
+func TestDroppedAttributesKeepTheTagsIdentity(t *testing.T) {
+	identity := func(tail string) uint64 {
+		z := newTokenizer(strings.NewReader(hugeTag(maxKeptAttrs+10, tail)), 0)
+		z.Next()
+		_, key := z.droppedAttrs()
+		return key
+	}
+	if identity(" z=1") == identity(" z=2") {
+		t.Error("tags that differ past the bound have one identity")
+	}
+	if identity(" z=1") != identity(" Z=1") || identity(" z=&amp;") != identity(" z=&") {
+		t.Error("tags the DOM has alike have different identities")
+	}
+}
+
+// A tag of millions of short distinct attributes costs about its own size
+// to read, not forty times that.
+func TestManyAttributesTakeBoundedMemory(t *testing.T) {
+	src := hugeTag(300000, "") + "x"
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var text bytes.Buffer
+	c, _ := filter.NewCore(filter.Options{}, filter.Outputs{Text: phrase.NewWriter(&text), Archive: io.Discard})
+	if _, err := run(strings.NewReader(src), c, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	c.Finish()
+	runtime.ReadMemStats(&after)
+	if text.String() != "x\n" {
+		t.Errorf("text %q, want x", text.String())
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(6*len(src)) {
+		t.Errorf("reading a %d-byte tag allocated %d bytes (%.1f times its size)", len(src), alloc, float64(alloc)/float64(len(src)))
+	}
 }
 
 // corpusInputs are the shared corpus's pages and every html5lib #data
