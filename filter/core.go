@@ -882,6 +882,14 @@ func (c *Core) Archive(raw []byte, on bool) {
 // the tokens that follow one another in its buffer.
 func (c *Core) ArchivePending(pass func()) { c.archive.pending = pass }
 
+// ArchiveMarkable lets a parser say where an ellipsis cannot stand:
+// where markable reports false, what is elided leaves no ellipsis. HTML
+// text directly in the head would end the head early and start the body,
+// so an elided META or LINK there (data-nosnippet, a class, a comment
+// region) leaves nothing; markable is asked only when something is
+// elided.
+func (c *Core) ArchiveMarkable(markable func() bool) { c.archive.markable = markable }
+
 // Elide writes the ellipsis where a no-archive region starts, so an empty
 // region is marked too; adjacent elisions give one ellipsis.
 func (c *Core) Elide() {

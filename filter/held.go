@@ -243,9 +243,12 @@ type archiveWriter struct {
 	// pending, when set, passes bytes a parser has put off passing
 	// (Core.ArchivePending); it is called before anything else is done.
 	pending func()
-	own     []byte  // the buffer's memory after holding
-	pooled  *[]byte // own's pool entry, returned at flush
-	w       io.Writer
+	// markable, when set, reports whether an ellipsis can stand where the
+	// document is (Core.ArchiveMarkable).
+	markable func() bool
+	own      []byte  // the buffer's memory after holding
+	pooled   *[]byte // own's pool entry, returned at flush
+	w        io.Writer
 	// bw is the writer when it is a bufio.Writer of at least
 	// archiveBufSize, which bufio.NewWriterSize would have used as is.
 	// buf then takes only what fits in bw's free room and is passed on
@@ -303,7 +306,7 @@ func (a *archiveWriter) raw(b []byte, on bool) {
 
 func (a *archiveWriter) elide() {
 	a.settle()
-	if a.stopped || a.lastEll {
+	if a.stopped || a.lastEll || a.markable != nil && !a.markable() {
 		return
 	}
 	a.write(a.ellipsis)

@@ -177,6 +177,24 @@ func attrIdentity(key, val []byte) uint64 {
 	return maphash.Bytes(fmtSeed, key) ^ (maphash.Bytes(fmtSeed, val) * 0x9E3779B97F4A7C15)
 }
 
+// ellipsisCanStand reports whether an ellipsis written now would be text
+// of the archive copy where it stands: not directly in the head, where
+// text would end the head and start the body early (and a robots META
+// after it would then be in the body). It would land there while the head
+// is open and no element open in it (a title, a script) has its start
+// tag in the copy.
+func (b *builder) ellipsisCanStand() bool {
+	if b.head == nil || !b.head.onStack {
+		return true
+	}
+	for i := len(b.oe) - 1; i >= 0 && b.oe[i] != b.head; i-- {
+		if b.oe[i].startCopied {
+			return true
+		}
+	}
+	return false
+}
+
 // cloneOf makes a new element like a formatting element (same tag, same
 // attributes), not yet in the tree.
 func (b *builder) cloneOf(src *node) *node {

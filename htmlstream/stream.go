@@ -82,6 +82,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	if d.archive {
 		z.beforeMove = d.passPending
 		core.ArchivePending(d.passPending)
+		core.ArchiveMarkable(b.ellipsisCanStand)
 	}
 	z.cdataAllowed = func() bool { // in foreign content
 		top := b.top()
