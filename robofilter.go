@@ -15,10 +15,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"mime"
 
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/htmlstream"
 	"github.com/robofilter/robofilter/phrase"
+	htmlcharset "golang.org/x/net/html/charset"
 )
 
 // Format is the input format.
@@ -49,8 +51,12 @@ type Result = filter.Result
 // errNoXML is returned for XML input when no XML pipeline is linked in.
 var errNoXML = fmt.Errorf("XML input is not supported by this build")
 
-// xmlRunner runs the XML pipeline (xml.go sets it).
-var xmlRunner func(r io.Reader, core *filter.Core, opts Options) error
+// xmlRunner runs the XML pipeline and xmlKnowsCharset says which charsets
+// it reads (xml.go sets them).
+var (
+	xmlRunner       func(r io.Reader, core *filter.Core, opts Options) error
+	xmlKnowsCharset func(label string) bool
+)
 
 // Process reads the document from r once and feeds every output in out.
 // The error is non-nil for unreadable input, exceeded limits and XML that
@@ -73,6 +79,11 @@ func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
 	if format == Auto {
 		format = Sniff(br)
 	}
+	if label := contentTypeCharset(opts); label != "" && !knownCharset(format, label) {
+		// A header from outside the document: its warning is at 0:0.
+		core.Warn(filter.Pos{}, "the Content-Type's charset %q is not known: ignored", label)
+		opts.ContentType = ""
+	}
 	switch format {
 	case XML:
 		if xmlRunner == nil {
@@ -91,6 +102,27 @@ func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
 		err = ferr
 	}
 	return res, err
+}
+
+// contentTypeCharset is the charset the run's Content-Type names, where
+// no Charset outranks it.
+func contentTypeCharset(opts Options) string {
+	if opts.Charset != "" || opts.ContentType == "" {
+		return ""
+	}
+	if _, params, err := mime.ParseMediaType(opts.ContentType); err == nil {
+		return params["charset"]
+	}
+	return ""
+}
+
+// knownCharset reports whether the pipeline of a format reads a charset.
+func knownCharset(format Format, label string) bool {
+	if format == XML {
+		return xmlKnowsCharset != nil && xmlKnowsCharset(label)
+	}
+	e, _ := htmlcharset.Lookup(label)
+	return e != nil
 }
 
 // Sniff peeks at a buffered document and says whether it is XML: it starts,

@@ -2,7 +2,6 @@ package robofilter
 
 import (
 	"io"
-	"mime"
 
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/xmlstream"
@@ -11,6 +10,7 @@ import (
 // The XML pipeline: Process hands XML input (sniffed, or asked for) to
 // xmlstream, with the limits and charset of the run.
 func init() {
+	xmlKnowsCharset = xmlstream.KnownCharset
 	xmlRunner = func(r io.Reader, core *filter.Core, opts Options) error {
 		return xmlstream.Run(r, core, xmlstream.Options{
 			MaxDepth:     opts.MaxDepth,
@@ -24,11 +24,8 @@ func init() {
 // Content-Type's charset parameter, which outranks the XML declaration
 // (RFC 7303 section 8.3), as Charset does.
 func xmlCharset(opts Options) string {
-	if opts.Charset != "" || opts.ContentType == "" {
+	if opts.Charset != "" {
 		return opts.Charset
 	}
-	if _, params, err := mime.ParseMediaType(opts.ContentType); err == nil {
-		return params["charset"]
-	}
-	return ""
+	return contentTypeCharset(opts)
 }

@@ -33,6 +33,7 @@ func documentFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-depth", Usage: "nesting limit (0: default 250000)"},
 		&cli.IntFlag{Name: "max-token", Usage: "longest token in bytes (0: default 16 MiB)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "do not print warnings"},
+		&cli.BoolFlag{Name: "http", Usage: "each input is an HTTP response as sent (curl -si saves one): its X-Robots-Tag, Content-Type and Content-Encoding (gzip, deflate) headers apply"},
 		&cli.StringFlag{Name: "records", Usage: "XML feeds and sitemaps: process each element the `XPATH` selects (//entry, /rss/channel/item) as its own document, its escaped HTML through the HTML pipeline; one JSON Lines record per entry"},
 	}
 }
@@ -104,11 +105,15 @@ func (rc *runConfig) runRecords(c *cli.Context, output string) error {
 
 // runConfig is what a document command needs from its flags.
 type runConfig struct {
-	opts   robofilter.Options
-	jsonl  bool
-	quiet  bool
-	stdout *bufio.Writer
-	stderr io.Writer
+	// opts are the options of the document being processed: flagOpts,
+	// with what its HTTP response's head says (--http).
+	opts, flagOpts robofilter.Options
+	http           bool
+	httpStatus     int // the response's status (--http), for the document record
+	jsonl          bool
+	quiet          bool
+	stdout         *bufio.Writer
+	stderr         io.Writer
 	// textWritten: a document's plain text went to stdout (textWriter).
 	textWritten bool
 }
@@ -200,6 +205,7 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	if o.MaxDepth < 0 || o.MaxTokenSize < 0 {
 		return nil, cli.Exit("--max-depth and --max-token must not be negative", exitUsage)
 	}
+	rc.http, rc.flagOpts = c.Bool("http"), rc.opts
 	rc.stdout = bufio.NewWriterSize(c.App.Writer, 64<<10)
 	return rc, nil
 }
@@ -221,23 +227,26 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reade
 		} else {
 			f, err := openInput(name)
 			if err != nil {
-				rc.reportError(name, err)
-				failed = true
-				if rc.jsonl {
-					// As for a file that fails while it is read: a
-					// pipeline reading only the records sees it too.
-					werr := rc.record(documentRecord{Type: "document", File: name, Error: err.Error()})
-					if werr == nil {
-						werr = rc.stdout.Flush()
-					}
-					if werr != nil {
-						return cli.Exit(fmt.Sprintf("writing output: %v", werr), exitFailure)
-					}
+				if werr := rc.unprocessed(name, err); werr != nil {
+					return werr
 				}
+				failed = true
 				continue
 			}
 			r = bareReadErrors{f}
 			defer f.Close()
+		}
+		rc.opts, rc.httpStatus = rc.flagOpts, 0
+		if rc.http {
+			body, opts, status, err := rc.fromHTTPResponse(r)
+			if err != nil {
+				if werr := rc.unprocessed(name, err); werr != nil {
+					return werr
+				}
+				failed = true
+				continue
+			}
+			r, rc.opts, rc.httpStatus = body, opts, status
 		}
 		var warn func(filter.Warning)
 		var warnings *stderrWarnings
@@ -264,6 +273,37 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reade
 		return cli.Exit("", exitFailure)
 	}
 	return nil
+}
+
+// unprocessed reports a file that could not be processed at all (it could
+// not be opened, or its HTTP response's head not read); in JSON Lines, as
+// for a file that fails while it is read, a document record says so, for
+// a pipeline reading only the records. A non-nil result is the error that
+// ends the command (the output could not be written).
+func (rc *runConfig) unprocessed(name string, err error) error {
+	rc.reportError(name, err)
+	if !rc.jsonl {
+		return nil
+	}
+	werr := rc.record(documentRecord{Type: "document", File: name, Error: err.Error()})
+	if werr == nil {
+		werr = rc.stdout.Flush()
+	}
+	if werr != nil {
+		return cli.Exit(fmt.Sprintf("writing output: %v", werr), exitFailure)
+	}
+	return nil
+}
+
+// fromHTTPResponse reads the HTTP response a file holds (--http) and
+// returns its body and the document's options (robofilter.FromResponse).
+func (rc *runConfig) fromHTTPResponse(r io.Reader) (io.Reader, robofilter.Options, int, error) {
+	resp, err := readHTTPResponse(r)
+	if err != nil {
+		return nil, rc.flagOpts, 0, err
+	}
+	body, opts, err := robofilter.FromResponse(resp, rc.flagOpts)
+	return body, opts, resp.StatusCode, err
 }
 
 // errIsDir is the error of a file argument that is a directory.
@@ -390,6 +430,7 @@ type documentRecord struct {
 	Warnings        []filter.Warning  `json:"warnings,omitempty"`
 	WarningsDropped int               `json:"warnings_dropped,omitempty"`
 	Error           string            `json:"error,omitempty"`
+	HTTPStatus      int               `json:"http_status,omitempty"` // --http: the response's status
 }
 
 // documentRecord ends every file's records in JSON Lines.
@@ -398,7 +439,7 @@ func (rc *runConfig) writeDocument(name string, res *robofilter.Result, err erro
 		return err
 	}
 	d := documentRecord{Type: "document", File: name, Format: res.Format, Charset: res.Charset,
-		Directives: res.Directives, Warnings: res.Warnings, WarningsDropped: res.WarningsDropped}
+		Directives: res.Directives, Warnings: res.Warnings, WarningsDropped: res.WarningsDropped, HTTPStatus: rc.httpStatus}
 	if err != nil {
 		d.Error = err.Error()
 	}

@@ -28,7 +28,8 @@ tag, position and, when not followed, the reason and the marker that caused it.
 Examples:
    robofilter links --base https://example.com/dir/page.html page.html
    robofilter links --xml feed.xml
-   robofilter links --all --format jsonl page.html`,
+   robofilter links --all --format jsonl page.html
+   curl -siL https://example.com/ | robofilter links --http --base https://example.com/`,
 		Flags: append(documentFlags(),
 			&cli.BoolFlag{Name: "all", Usage: "also list the links that are not followed, with the reason"}),
 		Action: runLinks,

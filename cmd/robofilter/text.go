@@ -22,7 +22,8 @@ spans it. Nothing is printed for a document that says noindex.
 Examples:
    cat page.html | robofilter text
    robofilter text --agent Googlebot --x-robots-tag "googlebot: noindex" page.html
-   robofilter text --format jsonl page.html     (one record per line of text)`,
+   robofilter text --format jsonl page.html     (one record per line of text)
+   curl -si https://example.com/ | robofilter text --http   (X-Robots-Tag and charset from the headers)`,
 		Flags:  documentFlags(),
 		Action: runText,
 	}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func gzipped(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.String()
+}
+
+func TestHTTPResponsesAsCurlSavesThem(t *testing.T) {
+	const doc = "<p>caf\xe9 <a href=/x>x</a></p>"
+	tests := []struct{ name, in, want string }{
+		{"length-framed, charset from the header",
+			"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1252\r\nContent-Length: " + strconv.Itoa(len(doc)) + "\r\n\r\n" + doc, "café x\n"},
+		{"chunked",
+			"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1252\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n" + doc[:5] + "\r\n" + strconv.FormatInt(int64(len(doc)-5), 16) + "\r\n" + doc[5:] + "\r\n0\r\n\r\n", "café x\n"},
+		{"gzip, to the end of the input",
+			"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1252\r\nContent-Encoding: gzip\r\n\r\n" + gzipped(doc), "café x\n"},
+		{"HTTP/2 as curl writes it",
+			"HTTP/2 200\r\ncontent-type: text/html; charset=windows-1252\r\n\r\n" + doc, "café x\n"},
+		{"an interim response first",
+			"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1252\r\n\r\n" + doc, "café x\n"},
+		{"redirects followed (curl -L): the last response",
+			"HTTP/1.1 301 Moved\r\nLocation: /b\r\nContent-Length: 13\r\n\r\n<p>moved</p>\nHTTP/2 302\r\nlocation: /c\r\ncontent-length: 0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1252\r\n\r\n" + doc, "café x\n"},
+		{"a redirect alone is the document", "HTTP/1.1 301 Moved\r\nLocation: /b\r\nContent-Length: 12\r\n\r\n<p>moved</p>", "moved\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := runCLI(t, tc.in, "text", "--http")
+			if code != 0 || out != tc.want {
+				t.Errorf("status %d, text %q (stderr %q), want %q", code, out, errOut, tc.want)
+			}
+		})
+	}
+}
+
+func TestHTTPResponseHeadersApplyToTheDocument(t *testing.T) {
+	in := "HTTP/1.1 404 Not Found\r\nX-Robots-Tag: noindex\r\nX-Robots-Tag: otherbot: nofollow\r\nContent-Type: application/xhtml+xml\r\n\r\n" +
+		`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body><p>text</p><a href="/a">a</a></body></html>`
+	out, errOut, code := runCLI(t, in, "links", "--http", "--format", "jsonl", "--x-robots-tag", "noarchive")
+	if code != 0 {
+		t.Fatalf("status %d, stderr %q", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	var doc documentRecord
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Format != "xml" || doc.HTTPStatus != 404 || !doc.Directives.NoIndex || !doc.Directives.NoArchive || doc.Directives.NoFollow {
+		t.Errorf("document record %s: want xml, status 404, noindex and noarchive (the flag's), followed (otherbot's nofollow is not ours)", lines[len(lines)-1])
+	}
+	if !strings.Contains(out, `"url":"/a"`) {
+		t.Errorf("link missing: %s", out)
+	}
+}
+
+func TestUnreadableHTTPResponseIsReportedAndOthersStillProcessed(t *testing.T) {
+	dir := t.TempDir()
+	bad, good := writeFile(t, dir, "bad.http", "<p>no head</p>"), writeFile(t, dir, "good.http", "HTTP/1.1 200 OK\r\n\r\n<p>ok</p>")
+	br := writeFile(t, dir, "br.http", "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n\r\nxx")
+	out, errOut, code := runCLI(t, "", "text", "--http", "--format", "jsonl", bad, br, good)
+	if code != 1 {
+		t.Errorf("status %d, want 1", code)
+	}
+	for _, want := range []string{
+		"robofilter: " + bad + ": error: reading the HTTP response's status line and headers (--http): malformed HTTP",
+		"robofilter: " + br + `: error: content coding "br": robofilter decodes gzip and deflate only`,
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+	if strings.Count(out, `"type":"document"`) != 3 || !strings.Contains(out, `"text":"ok"`) {
+		t.Errorf("want a document record per file and the good file's text: %s", out)
+	}
+}
+
+// writeFile writes a file in dir and returns its path.
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
