@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,16 +14,49 @@ import (
 // whether another response follows it (curl -L saves each one).
 const maxRedirectBody = 64 << 10
 
+// maxHTTPHead bounds a response's status line and headers, as net/http's
+// server bounds a request's (DefaultMaxHeaderBytes): the head is held in
+// memory whole.
+const maxHTTPHead = 1 << 20
+
+var errHTTPHeadTooLong = errors.New("the status line and headers are longer than 1 MiB")
+
+// headLimit fails reads past maxHTTPHead bytes while a head is read (on);
+// the bytes buffered past the head count too, at most a buffer's worth.
+type headLimit struct {
+	r    io.Reader
+	left int
+	on   bool
+}
+
+func (h *headLimit) Read(p []byte) (int, error) {
+	if !h.on {
+		return h.r.Read(p)
+	}
+	if h.left <= 0 {
+		return 0, errHTTPHeadTooLong
+	}
+	n, err := h.r.Read(p[:min(len(p), h.left)])
+	h.left -= n
+	return n, err
+}
+
 // readHTTPResponse reads an HTTP response as sent (curl -si saves one):
 // its status line, headers and body, the framing (chunked, a length, or
 // to the end) undone. Interim responses (1xx) are skipped, and so is a
 // redirect that another response follows, so that what `curl -siL`
 // saves gives its last response.
 func readHTTPResponse(r io.Reader) (*http.Response, error) {
-	br := bufio.NewReader(r)
+	limit := &headLimit{r: r}
+	br := bufio.NewReader(limit)
 	for {
+		limit.on, limit.left = true, maxHTTPHead
 		br = withHTTPVersionDotted(br)
 		resp, err := http.ReadResponse(br, nil)
+		limit.on = false
+		if err != nil && limit.left <= 0 {
+			err = errHTTPHeadTooLong // textproto may have met a line cut short first
+		}
 		if err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF

@@ -96,3 +96,22 @@ func writeFile(t *testing.T, dir, name, content string) string {
 	}
 	return path
 }
+
+// The head is held whole: past 1 MiB it is an error, not memory.
+func TestHTTPResponseHeadIsBounded(t *testing.T) {
+	for name, head := range map[string]string{
+		"one long header":  "X-Big: " + strings.Repeat("a", 2<<20) + "\r\n",
+		"many headers":     strings.Repeat("X-Robots-Tag: noindex\r\n", 100000),
+		"no end of header": strings.Repeat("X-A: b\r\n", 200000),
+	} {
+		_, errOut, code := runCLI(t, "HTTP/1.1 200 OK\r\n"+head+"\r\n<p>x", "text", "--http")
+		if code != 1 || !strings.Contains(errOut, "longer than 1 MiB") {
+			t.Errorf("%s: status %d, stderr %q", name, code, errOut)
+		}
+	}
+	// Just under the bound is read.
+	out, errOut, code := runCLI(t, "HTTP/1.1 200 OK\r\nX-Big: "+strings.Repeat("a", 1<<20-100)+"\r\n\r\n<p>x", "text", "--http")
+	if code != 0 || out != "x\n" {
+		t.Errorf("a head just under 1 MiB: status %d, text %q, stderr %q", code, out, errOut)
+	}
+}
