@@ -34,6 +34,7 @@ func documentFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-token", Usage: "longest token in bytes (0: default 16 MiB)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "do not print warnings"},
 		&cli.BoolFlag{Name: "http", Usage: "each input is an HTTP response as sent (curl -si saves one): its X-Robots-Tag, Content-Type and Content-Encoding (gzip, deflate) headers apply"},
+		&cli.BoolFlag{Name: "warc", Usage: "each input is a WARC file (gzipped or not): every response and resource record is a document, its links resolved against its WARC-Target-URI"},
 		&cli.StringFlag{Name: "records", Usage: "XML feeds and sitemaps: process each element the `XPATH` selects (//entry, /rss/channel/item) as its own document, its escaped HTML through the HTML pipeline; one JSON Lines record per entry"},
 	}
 }
@@ -108,8 +109,9 @@ type runConfig struct {
 	// opts are the options of the document being processed: flagOpts,
 	// with what its HTTP response's head says (--http).
 	opts, flagOpts robofilter.Options
-	http           bool
-	httpStatus     int // the response's status (--http), for the document record
+	http, warc     bool
+	httpStatus     int    // the response's status (--http, --warc), for the document record
+	docURI         string // the record's WARC-Target-URI (--warc), for the document record
 	jsonl          bool
 	quiet          bool
 	stdout         *bufio.Writer
@@ -205,7 +207,10 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	if o.MaxDepth < 0 || o.MaxTokenSize < 0 {
 		return nil, cli.Exit("--max-depth and --max-token must not be negative", exitUsage)
 	}
-	rc.http, rc.flagOpts = c.Bool("http"), rc.opts
+	rc.http, rc.warc, rc.flagOpts = c.Bool("http"), c.Bool("warc"), rc.opts
+	if rc.http && rc.warc {
+		return nil, cli.Exit("--http and --warc exclude each other (a WARC file's response records are HTTP responses already)", exitUsage)
+	}
 	rc.stdout = bufio.NewWriterSize(c.App.Writer, 64<<10)
 	return rc, nil
 }
@@ -214,7 +219,7 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 // with the function that prints the document's warnings (nil with
 // --quiet). An unreadable file is reported by name and the others are
 // still processed; the status is 1 if any file failed.
-func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error)) error {
+func (rc *runConfig) forEachFile(c *cli.Context, fn documentFunc) error {
 	names := c.Args().Slice()
 	if len(names) == 0 {
 		names = []string{"-"}
@@ -236,43 +241,61 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn func(name string, r io.Reade
 			r = bareReadErrors{f}
 			defer f.Close()
 		}
-		rc.opts, rc.httpStatus = rc.flagOpts, 0
-		if rc.http {
-			body, opts, status, err := rc.fromHTTPResponse(r)
-			if err != nil {
-				if werr := rc.unprocessed(name, err); werr != nil {
-					return werr
-				}
-				failed = true
-				continue
-			}
-			r, rc.opts, rc.httpStatus = body, opts, status
+		var ok bool
+		var err error
+		if rc.warc {
+			ok, err = rc.warcDocuments(name, r, fn)
+		} else {
+			ok, err = rc.document(name, r, rc.flagOpts, rc.http, fn)
 		}
-		var warn func(filter.Warning)
-		var warnings *stderrWarnings
-		if !rc.quiet {
-			warnings = &stderrWarnings{w: rc.stderr, name: name}
-			warn = warnings.warn
-		}
-		res, err := fn(name, r, warn)
 		if err != nil {
-			// What came before the error is written first, so that with
-			// stderr on the same terminal it reads in document order.
-			rc.stdout.Flush()
+			return err
 		}
-		warnings.done(res)
-		if err != nil {
-			rc.reportError(name, err)
-			failed = true
-		}
-		if err := rc.stdout.Flush(); err != nil {
-			return cli.Exit(fmt.Sprintf("writing output: %v", err), exitFailure)
-		}
+		failed = failed || !ok
 	}
 	if failed {
 		return cli.Exit("", exitFailure)
 	}
 	return nil
+}
+
+// documentFunc processes one document with rc.opts, printing its warnings
+// with warn (nil with --quiet).
+type documentFunc func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error)
+
+// document processes one document, named name in messages and records,
+// with opts (and, when isHTTP, what its HTTP response's head says). It
+// reports false when the document failed (reported); a non-nil error ends
+// the command (the output could not be written).
+func (rc *runConfig) document(name string, r io.Reader, opts robofilter.Options, isHTTP bool, fn documentFunc) (bool, error) {
+	rc.opts, rc.httpStatus = opts, 0
+	if isHTTP {
+		body, opts, status, err := rc.fromHTTPResponse(r, opts)
+		if err != nil {
+			return false, rc.unprocessed(name, err)
+		}
+		r, rc.opts, rc.httpStatus = body, opts, status
+	}
+	var warn func(filter.Warning)
+	var warnings *stderrWarnings
+	if !rc.quiet {
+		warnings = &stderrWarnings{w: rc.stderr, name: name}
+		warn = warnings.warn
+	}
+	res, err := fn(name, r, warn)
+	if err != nil {
+		// What came before the error is written first, so that with
+		// stderr on the same terminal it reads in document order.
+		rc.stdout.Flush()
+	}
+	warnings.done(res)
+	if err != nil {
+		rc.reportError(name, err)
+	}
+	if werr := rc.stdout.Flush(); werr != nil {
+		return false, cli.Exit(fmt.Sprintf("writing output: %v", werr), exitFailure)
+	}
+	return err == nil, nil
 }
 
 // unprocessed reports a file that could not be processed at all (it could
@@ -285,7 +308,7 @@ func (rc *runConfig) unprocessed(name string, err error) error {
 	if !rc.jsonl {
 		return nil
 	}
-	werr := rc.record(documentRecord{Type: "document", File: name, Error: err.Error()})
+	werr := rc.record(documentRecord{Type: "document", File: name, Error: err.Error(), URI: rc.docURI})
 	if werr == nil {
 		werr = rc.stdout.Flush()
 	}
@@ -297,12 +320,12 @@ func (rc *runConfig) unprocessed(name string, err error) error {
 
 // fromHTTPResponse reads the HTTP response a file holds (--http) and
 // returns its body and the document's options (robofilter.FromResponse).
-func (rc *runConfig) fromHTTPResponse(r io.Reader) (io.Reader, robofilter.Options, int, error) {
+func (rc *runConfig) fromHTTPResponse(r io.Reader, opts robofilter.Options) (io.Reader, robofilter.Options, int, error) {
 	resp, err := readHTTPResponse(r)
 	if err != nil {
-		return nil, rc.flagOpts, 0, err
+		return nil, opts, 0, err
 	}
-	body, opts, err := robofilter.FromResponse(resp, rc.flagOpts)
+	body, opts, err := robofilter.FromResponse(resp, opts)
 	return body, opts, resp.StatusCode, err
 }
 
@@ -430,7 +453,8 @@ type documentRecord struct {
 	Warnings        []filter.Warning  `json:"warnings,omitempty"`
 	WarningsDropped int               `json:"warnings_dropped,omitempty"`
 	Error           string            `json:"error,omitempty"`
-	HTTPStatus      int               `json:"http_status,omitempty"` // --http: the response's status
+	HTTPStatus      int               `json:"http_status,omitempty"` // --http, --warc: the response's status
+	URI             string            `json:"uri,omitempty"`         // --warc: the record's WARC-Target-URI
 }
 
 // documentRecord ends every file's records in JSON Lines.
@@ -439,7 +463,7 @@ func (rc *runConfig) writeDocument(name string, res *robofilter.Result, err erro
 		return err
 	}
 	d := documentRecord{Type: "document", File: name, Format: res.Format, Charset: res.Charset,
-		Directives: res.Directives, Warnings: res.Warnings, WarningsDropped: res.WarningsDropped, HTTPStatus: rc.httpStatus}
+		Directives: res.Directives, Warnings: res.Warnings, WarningsDropped: res.WarningsDropped, HTTPStatus: rc.httpStatus, URI: rc.docURI}
 	if err != nil {
 		d.Error = err.Error()
 	}

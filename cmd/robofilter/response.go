@@ -61,7 +61,7 @@ func readHTTPResponse(r io.Reader) (*http.Response, error) {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
-			return nil, fmt.Errorf("reading the HTTP response's status line and headers (--http): %w", err)
+			return nil, fmt.Errorf("reading the HTTP response's status line and headers: %w", err)
 		}
 		switch {
 		case resp.StatusCode < 200:

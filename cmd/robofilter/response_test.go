@@ -75,7 +75,7 @@ func TestUnreadableHTTPResponseIsReportedAndOthersStillProcessed(t *testing.T) {
 		t.Errorf("status %d, want 1", code)
 	}
 	for _, want := range []string{
-		"robofilter: " + bad + ": error: reading the HTTP response's status line and headers (--http): malformed HTTP",
+		"robofilter: " + bad + ": error: reading the HTTP response's status line and headers: malformed HTTP",
 		"robofilter: " + br + `: error: content coding "br": robofilter decodes gzip and deflate only`,
 	} {
 		if !strings.Contains(errOut, want) {

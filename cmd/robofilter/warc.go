@@ -1,0 +1,67 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/warc"
+)
+
+// warcDocuments processes every response and resource record of a WARC
+// file (--warc) as a document named NAME#N (N: the record's number in the
+// file, from 1), with its links resolved against its WARC-Target-URI
+// (--base for a record without a usable one). Other records (request,
+// warcinfo, metadata, revisit …) are skipped. A record that cannot be read
+// ends the file, reported: nothing tells where the next would start. It
+// reports false when any document or the file failed.
+func (rc *runConfig) warcDocuments(name string, r io.Reader, fn documentFunc) (bool, error) {
+	wr, err := warc.NewReader(r)
+	if err != nil {
+		return false, rc.unprocessed(name, err)
+	}
+	ok := true
+	for n := 1; ; n++ {
+		rec, err := wr.Next()
+		if err == io.EOF {
+			return ok, nil
+		}
+		if err != nil {
+			return false, rc.unprocessed(name, err)
+		}
+		isHTTP := rec.IsHTTPResponse()
+		if !isHTTP && rec.Type() != "resource" {
+			continue
+		}
+		opts := rc.flagOpts
+		uri := rec.TargetURI()
+		if _, err := filter.ParseBase(uri); uri != "" && err == nil {
+			opts.Base = uri
+		}
+		body := rec.Block
+		if !isHTTP {
+			// A resource record's block is the document itself, its
+			// media type the record's Content-Type.
+			resp := &http.Response{Header: http.Header{"Content-Type": {rec.Header.Get("Content-Type")}}, Body: io.NopCloser(body)}
+			if body, opts, err = robofilter.FromResponse(resp, opts); err != nil {
+				if werr := rc.unprocessed(docName(name, n), err); werr != nil {
+					return false, werr
+				}
+				ok = false
+				continue
+			}
+		}
+		rc.docURI = uri
+		docOK, werr := rc.document(docName(name, n), body, opts, isHTTP, fn)
+		rc.docURI = ""
+		if werr != nil {
+			return false, werr
+		}
+		ok = ok && docOK
+	}
+}
+
+// docName names the n-th record of a WARC file.
+func docName(file string, n int) string { return file + "#" + strconv.Itoa(n) }

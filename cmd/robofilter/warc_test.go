@@ -1,0 +1,89 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// warcRecord writes one WARC record.
+func warcRecord(typ, uri, contentType, block string) string {
+	return fmt.Sprintf("WARC/1.1\r\nWARC-Type: %s\r\nWARC-Target-URI: %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n",
+		typ, uri, contentType, len(block), block)
+}
+
+func testWARC() string {
+	const httpResponse = "application/http; msgtype=response"
+	return warcRecord("warcinfo", "", "application/warc-fields", "software: test\r\n") +
+		warcRecord("request", "https://a.example/dir/", "application/http; msgtype=request", "GET /dir/ HTTP/1.1\r\nHost: a.example\r\n\r\n") +
+		warcRecord("response", "https://a.example/dir/", httpResponse,
+			"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1252\r\nX-Robots-Tag: noarchive\r\n\r\n<p>caf\xe9 <a href=page>one</a>") +
+		warcRecord("metadata", "https://a.example/dir/", "application/warc-fields", "outlinks: x\r\n") +
+		warcRecord("response", "https://b.example/", httpResponse,
+			"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n"+gzipped("<p>two <a href=/x rel=nofollow>no</a> <a href=/y>yes</a>")) +
+		warcRecord("revisit", "https://b.example/", httpResponse, "HTTP/1.1 200 OK\r\n\r\n") +
+		warcRecord("resource", "https://c.example/r.html", "text/html", "<p>three <a href=z>z</a>")
+}
+
+func TestWARCRecordsAreDocuments(t *testing.T) {
+	dir := t.TempDir()
+	plain := writeFile(t, dir, "crawl.warc", testWARC())
+	gz := writeFile(t, dir, "crawl.warc.gz", gzipped(testWARC()))
+	for _, f := range []string{plain, gz} {
+		out, errOut, code := runCLI(t, "", "links", "--warc", f)
+		if want := "https://a.example/dir/page\nhttps://b.example/y\nhttps://c.example/z\n"; code != 0 || out != want {
+			t.Errorf("%s: links: status %d, %q (stderr %q), want %q", filepath.Base(f), code, out, errOut, want)
+		}
+		out, _, code = runCLI(t, "", "text", "--warc", f)
+		if want := "café one\n\ntwo no yes\n\nthree z\n"; code != 0 || out != want {
+			t.Errorf("%s: text: status %d, %q, want %q", filepath.Base(f), code, out, want)
+		}
+	}
+	out, _, code := runCLI(t, "", "archive", "--warc", "--format", "jsonl", plain)
+	if code != 0 {
+		t.Fatalf("archive: status %d", code)
+	}
+	var docs []documentRecord
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var d documentRecord
+		if json.Unmarshal([]byte(line), &d); d.Type == "document" {
+			docs = append(docs, d)
+		}
+	}
+	want := []string{plain + "#3 https://a.example/dir/ 200 noarchive=true", plain + "#5 https://b.example/ 200 noarchive=false", plain + "#7 https://c.example/r.html 0 noarchive=false"}
+	if len(docs) != len(want) {
+		t.Fatalf("document records: %s", out)
+	}
+	for i, d := range docs {
+		if got := fmt.Sprintf("%s %s %d noarchive=%v", d.File, d.URI, d.HTTPStatus, d.Directives.NoArchive); got != want[i] {
+			t.Errorf("document %d: %s, want %s", i, got, want[i])
+		}
+	}
+}
+
+func TestWARCRecordThatFailsIsReportedAndTheRestRead(t *testing.T) {
+	dir := t.TempDir()
+	in := warcRecord("response", "https://a.example/", "application/http", "not http") +
+		warcRecord("resource", "https://b.example/", "text/html", "<p>ok") +
+		"WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 99\r\n\r\ncut"
+	f := writeFile(t, dir, "bad.warc", in)
+	out, errOut, code := runCLI(t, "", "text", "--warc", f)
+	// The record cut short has its text up to the cut, as any document.
+	if code != 1 || out != "ok\n\ncut\n" {
+		t.Errorf("status %d, text %q, want 1 and the records' text", code, out)
+	}
+	for _, want := range []string{
+		"robofilter: " + f + "#1: error: reading the HTTP response's status line and headers",
+		"robofilter: " + f + "#3:1:4: error: reading: unexpected EOF",
+		"robofilter: " + f + ": error: WARC record at byte 256: reading the record's block: unexpected EOF",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+	if _, errOut, code := runCLI(t, "", "text", "--warc", "--http", f); code != 2 || !strings.Contains(errOut, "exclude each other") {
+		t.Errorf("--warc with --http: status %d, %q", code, errOut)
+	}
+}
