@@ -1277,6 +1277,12 @@ func (z *tokenizer) attrKeyVal(a attrSpan) (key, val []byte) {
 			break
 		}
 	}
+	if len(val) >= 8 { // a word at a time (URLs, most often)
+		if hasTextSpecial(val) {
+			val = z.clean(val, true, true, true)
+		}
+		return key, val
+	}
 	for _, c := range val {
 		if textSpecial[c] {
 			val = z.clean(val, true, true, true)
