@@ -26,7 +26,8 @@ max-image-preview:none, which some crawlers misread as "none").
 
 Examples:
    robofilter check page.html
-   robofilter check --agent "Foo Bot" --format jsonl page.html`,
+   robofilter check --agent "Foo Bot" --format jsonl page.html
+   robofilter check --format html page.html > check.html   (the source, regions marked)`,
 		Flags:  documentFlags(),
 		Action: runCheck,
 	}
@@ -77,6 +78,11 @@ func runCheck(c *cli.Context) error {
 				return nil
 			}
 		}
+		var src *sourceCapture
+		if rc.page {
+			src = &sourceCapture{r: r}
+			r = src
+		}
 		res, err := robofilter.Process(r, rc.opts, out)
 		if res == nil {
 			return nil, err
@@ -105,7 +111,13 @@ func runCheck(c *cli.Context) error {
 		for i, r := range regions {
 			listed[i] = r.Region
 		}
-		writeReport(rc.stdout, name, res, reported{listed, regionsDropped, links, linksDropped})
+		rep := reported{listed, regionsDropped, links, linksDropped}
+		if rc.page {
+			writeCheckPage(rc.stdout, rc.pageDocs, name, res, rep, src)
+			rc.pageDocs++
+		} else {
+			writeReport(rc.stdout, name, res, rep)
+		}
 		return res, err
 	})
 }

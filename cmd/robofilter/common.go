@@ -113,6 +113,8 @@ type runConfig struct {
 	httpStatus     int    // the response's status (--http, --warc), for the document record
 	docURI         string // the record's WARC-Target-URI (--warc), for the document record
 	jsonl          bool
+	page           bool // check --format html
+	pageDocs       int  // the documents on the page so far
 	quiet          bool
 	stdout         *bufio.Writer
 	stderr         io.Writer
@@ -154,6 +156,11 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	case "plain":
 	case "jsonl":
 		rc.jsonl = true
+	case "html":
+		if c.Command.Name != "check" {
+			return nil, cli.Exit("--format html is for check only (a page showing the regions)", exitUsage)
+		}
+		rc.page = true
 	default:
 		return nil, cli.Exit(fmt.Sprintf("--format must be plain or jsonl, not %q", c.String("format")), exitUsage)
 	}
