@@ -185,14 +185,16 @@ func writeMarkedSource(w io.Writer, doc int, src []byte, regions []filter.Region
 			return out
 		}
 	}
-	var open []int // indexes of the open regions, in the order they opened
+	// deciders[k] are the open regions that say something of switch k,
+	// in the order they opened: the last decides (the innermost).
+	var deciders [4][]int
 	at := int64(0)
 	emit := func(to int64) {
 		if to <= at {
 			return
 		}
 		text := html.EscapeString(strings.ToValidUTF8(string(decode(src[at:to])), "\uFFFD"))
-		if classes := offClasses(regions, open); classes != "" {
+		if classes := offClasses(regions, &deciders); classes != "" {
 			fmt.Fprintf(w, "<span class=\"%s\">%s</span>", classes, text)
 		} else {
 			io.WriteString(w, text)
@@ -201,15 +203,25 @@ func writeMarkedSource(w io.Writer, doc int, src []byte, regions []filter.Region
 	}
 	for _, b := range bounds {
 		emit(b.at)
+		r := regions[b.index]
 		if b.start {
-			open = append(open, b.index)
 			fmt.Fprintf(w, "<a id=\"d%dr%d\"></a>", doc, b.index)
-			continue
 		}
-		for k, i := range open {
-			if i == b.index {
-				open = append(open[:k], open[k+1:]...)
-				break
+		for k, sc := range switchClasses {
+			if (r.Off|r.On)&sc.bit == 0 {
+				continue
+			}
+			if b.start {
+				deciders[k] = append(deciders[k], b.index)
+				continue
+			}
+			// Nearly always the last: regions nest, but for comment
+			// regions, which may cross elements.
+			for j := len(deciders[k]) - 1; j >= 0; j-- {
+				if deciders[k][j] == b.index {
+					deciders[k] = append(deciders[k][:j], deciders[k][j+1:]...)
+					break
+				}
 			}
 		}
 	}
@@ -241,19 +253,12 @@ func tagEnd(src []byte, i int64) int64 {
 // offClasses names the switches the open regions leave off: for each, the
 // innermost open region (the last opened) that says anything of it
 // decides.
-func offClasses(regions []filter.Region, open []int) string {
-	var classes []string
-	for _, sc := range switchClasses {
-		for k := len(open) - 1; k >= 0; k-- {
-			r := regions[open[k]]
-			if r.Off&sc.bit != 0 {
-				classes = append(classes, sc.name)
-				break
-			}
-			if r.On&sc.bit != 0 {
-				break
-			}
+func offClasses(regions []filter.Region, deciders *[4][]int) string {
+	classes := ""
+	for k, sc := range switchClasses {
+		if d := deciders[k]; len(d) > 0 && regions[d[len(d)-1]].Off&sc.bit != 0 {
+			classes += " " + sc.name
 		}
 	}
-	return strings.Join(classes, " ")
+	return strings.TrimPrefix(classes, " ")
 }
