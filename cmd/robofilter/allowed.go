@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/robotstxt"
 )
@@ -19,6 +20,7 @@ func allowedCommand() *cli.Command {
 		&cli.StringFlag{Name: "robots", Usage: "robots.txt `FILE` (- for stdin, when the URLs are arguments)"},
 		&cli.StringFlag{Name: "agent", Required: true, Usage: "the robot's product token, e.g. `FooBot`"},
 		&cli.StringFlag{Name: "status", Usage: "HTTP status `CODE` the robots.txt fetch got, or \"unreachable\": 2xx reads --robots, 304 too (the copy still in force, which it needs), other 3xx and 4xx allow all (v1: 401 and 403 disallow all), 5xx and unreachable disallow all"},
+		&cli.BoolFlag{Name: "http", Usage: "--robots FILE is the HTTP response as sent (curl -siL saves it): its status is the fetch outcome, its body the file (gzip and deflate decoded)"},
 		&cli.BoolFlag{Name: "explain", Usage: "add the deciding rule with its line number, or the reason"},
 	}
 	return &cli.Command{
@@ -46,6 +48,7 @@ Examples:
    robofilter allowed --robots robots.txt --agent FooBot --explain < urls.txt
    robofilter allowed --robots robots.txt --agent FooBot --format jsonl --explain /a /b
    robofilter allowed --status 503 --agent FooBot https://example.com/
+   curl -siL https://example.com/robots.txt | robofilter allowed --http --robots - --agent FooBot /a /b
    robofilter allowed --robots robots.txt --agent SuzySpider --mode v1 /private/suzy-stuff/taxes.txt
 
 Exit status: 0 every URL allowed, 3 some URL disallowed, 1 input/output
@@ -207,9 +210,13 @@ func hasScheme(s string) bool {
 	return i > 0 && strings.HasPrefix(s[i:], "://")
 }
 
-// loadAllowedRobots builds the rules from --robots and --status.
+// loadAllowedRobots builds the rules from --robots and --status (or the
+// response --http reads).
 func loadAllowedRobots(c *cli.Context, opts robotstxt.Options) (*robotstxt.Robots, error) {
 	name := c.String("robots")
+	if c.Bool("http") {
+		return loadRobotsResponse(c, name, opts)
+	}
 	status := 200
 	if s := c.String("status"); s != "" {
 		code, err := parseFetchStatus(s)
@@ -242,6 +249,49 @@ func loadAllowedRobots(c *cli.Context, opts robotstxt.Options) (*robotstxt.Robot
 		return nil, cli.Exit(fmt.Sprintf("%s: error: %v", name, err), exitFailure)
 	}
 	r := robotstxt.FromResponse(status, body, opts)
+	printRobotsWarnings(c, name, r)
+	return r, nil
+}
+
+// loadRobotsResponse builds the rules from a robots.txt fetch saved as
+// the HTTP response (--http): its status is the outcome (RFC 9309 section
+// 2.3.1; of redirects, curl -L saves each response and the last counts).
+func loadRobotsResponse(c *cli.Context, name string, opts robotstxt.Options) (*robotstxt.Robots, error) {
+	switch {
+	case c.IsSet("status"):
+		return nil, cli.Exit("allowed: --http takes the status from the response: give --status or --http, not both", exitUsage)
+	case name == "":
+		return nil, cli.Exit("allowed: --http needs --robots FILE, the saved response", exitUsage)
+	case name == "-" && c.NArg() == 0:
+		return nil, cli.Exit("allowed: robots.txt and the URLs cannot both come from stdin", exitUsage)
+	}
+	var in io.Reader = bareReadErrors{c.App.Reader}
+	if name != "-" {
+		f, err := openInput(name)
+		if err != nil {
+			return nil, cli.Exit(fmt.Sprintf("%s: error: %v", name, err), exitFailure)
+		}
+		defer f.Close()
+		in = bareReadErrors{f}
+	}
+	resp, err := readHTTPResponse(in)
+	if err != nil {
+		return nil, cli.Exit(fmt.Sprintf("%s: error: %v", name, err), exitFailure)
+	}
+	if resp.StatusCode == 304 {
+		return nil, cli.Exit(fmt.Sprintf("%s: error: the response is 304 (Not Modified): the copy cached before is in force; give it with --robots FILE --status 304", name), exitFailure)
+	}
+	var body []byte
+	if resp.StatusCode >= 200 && resp.StatusCode <= 299 {
+		decoded, _, err := robofilter.FromResponse(resp, robofilter.Options{})
+		if err == nil {
+			body, err = robotstxt.ReadBody(decoded, opts)
+		}
+		if err != nil {
+			return nil, cli.Exit(fmt.Sprintf("%s: error: %v", name, err), exitFailure)
+		}
+	}
+	r := robotstxt.FromResponse(resp.StatusCode, body, opts)
 	printRobotsWarnings(c, name, r)
 	return r, nil
 }

@@ -115,3 +115,31 @@ func TestHTTPResponseHeadIsBounded(t *testing.T) {
 		t.Errorf("a head just under 1 MiB: status %d, text %q, stderr %q", code, out, errOut)
 	}
 }
+
+// robots.txt saved as the HTTP response: its status is the fetch outcome.
+func TestAllowedReadsTheRobotsTxtResponse(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name, response, want string
+		code                 int
+	}{
+		{"200, gzip, after a redirect", "HTTP/1.1 301 Moved\r\nLocation: /r\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n" + gzipped("User-agent: *\nDisallow: /private\n"),
+			"allowed\t/a\ndisallowed\t/private/x\n", 3},
+		{"404 allows all", "HTTP/1.1 404 Not Found\r\nContent-Length: 9\r\n\r\nnot found", "allowed\t/a\nallowed\t/private/x\n", 0},
+		{"503 disallows all", "HTTP/1.1 503 Busy\r\n\r\nUser-agent: *\nAllow: /\n", "disallowed\t/a\ndisallowed\t/private/x\n", 3},
+	}
+	for _, tc := range tests {
+		f := writeFile(t, dir, "robots.http", tc.response)
+		out, errOut, code := runCLI(t, "", "allowed", "--http", "--robots", f, "--agent", "FooBot", "/a", "/private/x")
+		if code != tc.code || out != tc.want {
+			t.Errorf("%s: status %d, %q (stderr %q), want %d, %q", tc.name, code, out, errOut, tc.code, tc.want)
+		}
+	}
+	f := writeFile(t, dir, "304.http", "HTTP/1.1 304 Not Modified\r\n\r\n")
+	if _, errOut, code := runCLI(t, "", "allowed", "--http", "--robots", f, "--agent", "FooBot", "/a"); code != 1 || !strings.Contains(errOut, "304 (Not Modified)") {
+		t.Errorf("304: status %d, %q", code, errOut)
+	}
+	if _, errOut, code := runCLI(t, "", "allowed", "--http", "--status", "200", "--robots", f, "--agent", "FooBot", "/a"); code != 2 || !strings.Contains(errOut, "not both") {
+		t.Errorf("--http with --status: status %d, %q", code, errOut)
+	}
+}
