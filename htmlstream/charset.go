@@ -119,7 +119,7 @@ func openInput(r io.Reader, opts Options, keepRaw bool) (*input, error) {
 		default:
 			units = &transformUnits{t: enc.NewDecoder()}
 		}
-		in.raw = newRawInput(src, units, keepRaw, name == "iso-2022-jp")
+		in.raw = newRawInput(src, units, keepRaw, name == "iso-2022-jp", int64(len(in.bom)))
 		in.r = in.raw
 	}
 	return in, nil
@@ -228,7 +228,7 @@ func (b *builder) metaCharset() {
 	if !in.metaDecides || name == in.name || in.fallback != nil && name == "windows-1252" {
 		return
 	}
-	if end := b.z.pos.Offset + int64(len(b.z.Raw())); end > prescanSize {
+	if end := b.z.endOffset(); end > prescanSize { // the input's bytes, which the prescan read
 		c.Warn(b.z.pos, "META charset %q comes after the first %d bytes, where the charset is decided; ignored (the document is read as %s)", label, prescanSize, in.name)
 		return
 	}

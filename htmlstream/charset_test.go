@@ -112,8 +112,8 @@ func TestReadErrorInTheFirstKiBKeepsWhatCameBefore(t *testing.T) {
 		pos  func(tokenEnd int) int64
 	}{
 		{"utf-8", []byte(page), func(e int) int { return e }, func(e int) int64 { return int64(e) }},
-		// Positions in UTF-16 count the decoded text.
-		{"utf-16be", append([]byte{0xFE, 0xFF}, encodeIn(u16, page)...), func(e int) int { return 2 + 2*e }, func(e int) int64 { return int64(e) }},
+		// Positions count the input's bytes, the byte order mark's too.
+		{"utf-16be", append([]byte{0xFE, 0xFF}, encodeIn(u16, page)...), func(e int) int { return 2 + 2*e }, func(e int) int64 { return int64(2 + 2*e) }},
 	}
 	for _, doc := range docs {
 		// The end of a token near byte 300 and one near byte 3000 of page.
@@ -278,6 +278,13 @@ func TestMetaCharsetNotUsedIsWarned(t *testing.T) {
 		{"in SVG", []byte(pad + `<svg><meta charset=koi8-r></svg>`), Options{},
 			[]string{`2:6: META charset "koi8-r" comes after`}},
 		{"no charset", []byte(pad + `<meta http-equiv=content-type content="text/html"><meta name=x content="charset=koi8-r">`), Options{}, nil},
+		// "The first 1024 bytes" are the input's, which the prescan reads,
+		// not the decoded text's: in ISO-2022-JP a kanji is 2 bytes (3
+		// decoded) and an escape sequence 3 (none).
+		{"iso-2022-jp, late by its bytes", []byte("<meta charset=iso-2022-jp>" + strings.Repeat("\x1b$B$3\x1b(B", 150) + ` <meta charset=koi8-r>`), Options{},
+			[]string{`1:1228: META charset "koi8-r" comes after the first 1024 bytes`}},
+		{"iso-2022-jp, early by its bytes", []byte("<meta charset=iso-2022-jp>\x1b$B" + strings.Repeat("$3", 350) + "\x1b(B" + ` <meta charset=koi8-r>`), Options{},
+			[]string{`1:734: META charset "koi8-r" is not the one the prescan`}},
 	} {
 		for _, n := range []int{0, 1, 5, 1023} {
 			got := outputsOf(t, readAtATime(string(tc.src), n), tc.opts)

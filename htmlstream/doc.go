@@ -62,5 +62,8 @@
 //
 // Every element, region, link and warning has the line, column and byte
 // offset of its first byte in the input (filter.Pos); columns count bytes.
-// In UTF-16 and ISO-2022-JP they count the decoded UTF-8 text.
+// In every charset these are the input's bytes: in UTF-16 and ISO-2022-JP,
+// which the tokenizer reads decoded, rawInput maps its positions back (an
+// escape sequence just before a token's first character is the token's,
+// as in the archive copy).
 package htmlstream

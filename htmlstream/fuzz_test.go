@@ -56,7 +56,7 @@ func decodedLike(in *input, b []byte) []byte {
 	default:
 		units = &transformUnits{t: in.enc.NewDecoder()}
 	}
-	out, _ := io.ReadAll(newRawInput(bytes.NewReader(b), units, false, false))
+	out, _ := io.ReadAll(newRawInput(bytes.NewReader(b), units, false, false, 0))
 	return out
 }
 

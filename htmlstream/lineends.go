@@ -14,11 +14,12 @@ import "bytes"
 // hold a line end (Next moves it past the others itself). It searches
 // the buffer again beyond the token for the line ends it passed.
 func (z *tokenizer) advancePosOverLineEnds() {
-	z.pos = z.pos.Advance(z.Raw())
-	if z.x != nil {
-		return // x/net's tokenizer holds the input now: no window to search
+	if z.noLineEndBefore < 0 {
+		z.advancePosAlone()
+		return
 	}
 	end := z.start + z.size
+	z.pos = z.pos.Advance(z.buf[z.start:end]) // Raw: x/net's tokenizer has not taken over
 	if end > z.noLFBefore {
 		z.noLFBefore = indexFrom(z.buf, end, '\n')
 	}
@@ -35,4 +36,17 @@ func indexFrom(b []byte, i int, c byte) int {
 		return i + k
 	}
 	return len(b)
+}
+
+// advancePosAlone moves pos past every token, with no search ahead
+// (noLineEndBefore stays negative): once x/net's tokenizer holds the input
+// there is no window to search, and positions in input decoded in front
+// of the tokenizer are mapped to the input's bytes token by token.
+func (z *tokenizer) advancePosAlone() {
+	if z.in == nil {
+		z.pos = z.pos.Advance(z.Raw())
+		return
+	}
+	z.dpos = z.dpos.Advance(z.Raw())
+	z.pos = z.in.inputPos(z.dpos)
 }

@@ -22,6 +22,10 @@ import (
 // What is kept is bounded by how far the tokenizer reads ahead of the
 // copy: the driver passes the tokens it put off when the tokenizer's
 // buffer moves (beforeMove), so at most a buffer and a token.
+//
+// The same runs map the tokenizer's positions, in the decoded text, to
+// the input's bytes (inputPos), with or without the copy: they are kept
+// from the start of the current token on as well.
 type rawInput struct {
 	src    io.Reader
 	srcErr error // the source's error (io.EOF at its end), once it returned one
@@ -33,16 +37,22 @@ type rawInput struct {
 	// are read and not yet decoded.
 	raw       []byte
 	cur, next int
-	// runs are the characters of raw[cur:next], in order; runs[head] is
-	// the one at cur, used of its characters passed already.
-	runs       []unitRun
-	head       int
-	used       int
-	curDec     int64 // decoded offset of cur
-	outDec     int64 // decoded offset of next
-	zeroFrom   int   // where the characters at the end of raw[:next] that decode to nothing start; -1 when the last decodes to something
-	spill      []byte
-	spillSpace [maxUnitOut]byte
+	// runs are the characters decoded and not yet passed by both the copy
+	// and the tokenizer's positions, in order; runs[head] is the one at
+	// cur, used of its characters passed already. Without the copy only
+	// pos passes them (head and used stay 0).
+	runs   []unitRun
+	head   int
+	used   int
+	curDec int64 // decoded offset of cur
+	// pos is the start of the tokenizer's current token in the runs, and
+	// line the start of its line (inputPos).
+	pos             runCursor
+	lineDec, lineIn int64
+	outDec          int64 // decoded offset of next
+	zeroFrom        int   // where the characters at the end of raw[:next] that decode to nothing start; -1 when the last decodes to something
+	spill           []byte
+	spillSpace      [maxUnitOut]byte
 
 	// ISO-2022-JP carries state: a copied stretch that does not follow
 	// what the copy got last may need the escape sequence in effect where
@@ -61,10 +71,57 @@ type rawInput struct {
 
 // unitRun is n characters of the same original and decoded length. It is
 // eight bytes: a token of characters that alternate in length (ASCII and
-// kanji) keeps one for each.
+// kanji) keeps one for each. A run of raw 0 (a gap) is n original bytes
+// that decode to nothing and are not kept, which only positions count:
+// escape sequences past maxZeroRun, and without the copy all of them (one
+// gap between two characters, however many escape sequences).
 type unitRun struct {
 	n        uint32
 	raw, dec uint16
+}
+
+// rawLen is the original bytes of k characters of the run.
+func (u *unitRun) rawLen(k int) int64 {
+	if u.raw == 0 {
+		return int64(u.n) // a gap is passed whole
+	}
+	return int64(k) * int64(u.raw)
+}
+
+// toPass is how many of the run's characters, used of them passed already
+// and the first at decoded offset dec, lie before decoded offset to (a
+// character that starts before it whole): all of a run that decodes to
+// nothing.
+func (u *unitRun) toPass(used int, dec, to int64) int {
+	k := int64(u.n) - int64(used)
+	if u.dec > 0 {
+		k = min(k, (to-dec+int64(u.dec)-1)/int64(u.dec))
+	}
+	return int(k)
+}
+
+// runCursor is a place in rawInput's runs: runs[head] is the run at it,
+// used of its characters before it; dec and in are its offsets in the
+// decoded text and in the input.
+type runCursor struct {
+	head, used int
+	dec, in    int64
+}
+
+// moveTo moves c over the characters before decoded offset to, and the
+// bytes that decode to nothing before them; those at to stay (they belong
+// to the character there, as in the copy).
+func (c *runCursor) moveTo(runs []unitRun, to int64) {
+	for c.dec < to && c.head < len(runs) {
+		run := &runs[c.head]
+		k := run.toPass(c.used, c.dec, to)
+		c.in += run.rawLen(k)
+		c.dec += int64(k) * int64(run.dec)
+		if c.used += k; c.used == int(run.n) {
+			c.head++
+			c.used = 0
+		}
+	}
 }
 
 // maxUnitOut bounds what one character decodes to (U+FFFD and the rest
@@ -90,8 +147,11 @@ type unitDecoder interface {
 	unit(dst, src []byte, atEOF bool) (nDst, nSrc int)
 }
 
-func newRawInput(src io.Reader, units unitDecoder, keep, stateful bool) *rawInput {
-	return &rawInput{src: src, units: units, keep: keep, stateful: stateful, zeroFrom: -1, lastCopied: true}
+// newRawInput decodes src; base is the input's bytes before it (a byte
+// order mark), which positions count.
+func newRawInput(src io.Reader, units unitDecoder, keep, stateful bool, base int64) *rawInput {
+	return &rawInput{src: src, units: units, keep: keep, stateful: stateful, zeroFrom: -1, lastCopied: true,
+		pos: runCursor{in: base}}
 }
 
 // Read hands the tokenizer decoded bytes. After a read error the
@@ -169,6 +229,11 @@ func (r *rawInput) record(ns, nd int) {
 	if !r.keep {
 		r.next += ns
 		r.cur = r.next
+		if nd == 0 {
+			r.addGap(int64(ns)) // only positions need them
+			return
+		}
+		r.addRun(ns, nd)
 		return
 	}
 	if nd > 0 {
@@ -176,29 +241,103 @@ func (r *rawInput) record(ns, nd int) {
 	} else if r.zeroFrom < 0 {
 		r.zeroFrom = r.next
 	} else if r.next+ns-r.zeroFrom > maxZeroRun && r.cur <= r.zeroFrom {
-		// Keep the last escape sequence of the row only (this one).
+		// Keep the last escape sequence of the row only (this one); the
+		// others become a gap, for positions.
 		r.dropped = true
 		gone := r.next - r.zeroFrom
 		copy(r.raw[r.zeroFrom:], r.raw[r.next:])
 		r.raw = r.raw[:len(r.raw)-gone]
 		r.next = r.zeroFrom
+		var gap int64
 		for k := len(r.runs) - 1; k >= r.head && r.runs[k].dec == 0; k-- {
+			gap += r.runs[k].rawLen(int(r.runs[k].n))
 			r.runs = r.runs[:k]
 		}
 		if r.head == len(r.runs) {
 			r.used = 0
 		}
+		r.addGap(gap)
 	}
 	r.next += ns
-	if k := len(r.runs) - 1; k >= r.head && int(r.runs[k].raw) == ns && int(r.runs[k].dec) == nd && r.runs[k].n < math.MaxUint32 {
+	r.addRun(ns, nd)
+}
+
+// addRun appends a character of ns original bytes decoded to nd to the
+// runs.
+func (r *rawInput) addRun(ns, nd int) {
+	if k := len(r.runs) - 1; k >= r.passed() && int(r.runs[k].raw) == ns && int(r.runs[k].dec) == nd && r.runs[k].n < math.MaxUint32 {
 		r.runs[k].n++
 		return
 	}
-	if r.head > 0 && r.head >= len(r.runs)/2 {
-		k := copy(r.runs, r.runs[r.head:])
-		r.runs, r.head = r.runs[:k], 0
-	}
+	r.compact()
 	r.runs = append(r.runs, unitRun{n: 1, raw: uint16(ns), dec: uint16(nd)})
+}
+
+// addGap appends n original bytes that decode to nothing and are not kept
+// to the runs, in the gap that ends them if there is one.
+func (r *rawInput) addGap(n int64) {
+	for n > 0 {
+		if k := len(r.runs) - 1; k >= r.passed() && r.runs[k].raw == 0 && r.runs[k].n < math.MaxUint32 {
+			add := min(n, int64(math.MaxUint32-r.runs[k].n))
+			r.runs[k].n += uint32(add)
+			n -= add
+			continue
+		}
+		r.compact()
+		r.runs = append(r.runs, unitRun{})
+	}
+}
+
+// passed is the first run that no cursor has passed (one may be inside
+// it): a character added to the one before would be behind a cursor.
+func (r *rawInput) passed() int {
+	if r.keep {
+		return max(r.head, r.pos.head)
+	}
+	return r.pos.head
+}
+
+// compact drops the runs both cursors have passed, when they are at least
+// half of them.
+func (r *rawInput) compact() {
+	low := r.pos.head
+	if r.keep {
+		low = min(low, r.head)
+	}
+	if low == 0 || low < len(r.runs)/2 {
+		return
+	}
+	k := copy(r.runs, r.runs[low:])
+	r.runs = r.runs[:k]
+	r.pos.head -= low
+	if r.keep {
+		r.head -= low
+	}
+}
+
+// inputPos maps p, the position in the decoded text where the tokenizer's
+// next token starts, to the input: the offset counts the input's bytes
+// (the byte order mark included), and so does the column, from the first
+// byte after the line's end (from the byte order mark on the first line,
+// as in UTF-8); lines are the decoded text's. Bytes that decode to nothing
+// just before the token's first character (an escape sequence) are the
+// token's, as in the copy. p only moves forward, by whole characters.
+func (r *rawInput) inputPos(p filter.Pos) filter.Pos {
+	if start := p.Offset - int64(p.Col-1); start > r.lineDec {
+		// The token before ended a line: the cursor passes its start.
+		r.pos.moveTo(r.runs, start)
+		r.lineDec, r.lineIn = start, r.pos.in
+	}
+	r.pos.moveTo(r.runs, p.Offset)
+	return filter.Pos{Offset: r.pos.in, Line: p.Line, Col: 1 + int(r.pos.in-r.lineIn)}
+}
+
+// inputOffset maps the decoded offset to, at or after the current token's
+// start, to the input's bytes, as inputPos does, without moving.
+func (r *rawInput) inputOffset(to int64) int64 {
+	c := r.pos
+	c.moveTo(r.runs, to)
+	return c.in
 }
 
 // advance moves the cursor over the characters before the decoded offset
@@ -207,14 +346,11 @@ func (r *rawInput) record(ns, nd int) {
 func (r *rawInput) advance(to int64) {
 	for r.curDec < to && r.head < len(r.runs) {
 		run := &r.runs[r.head]
-		k := int(run.n) - r.used
-		if run.dec > 0 {
-			k = min(k, int((to-r.curDec+int64(run.dec)-1)/int64(run.dec)))
-		}
+		k := run.toPass(r.used, r.curDec, to)
 		if r.stateful {
 			r.followState(run, k)
 		}
-		r.cur += k * int(run.raw)
+		r.cur += k * int(run.raw) // a gap's bytes are not in raw
 		r.curDec += int64(k * int(run.dec))
 		if r.used += k; r.used == int(run.n) {
 			r.head++
@@ -330,7 +466,7 @@ func (e *escape) equal(f *escape) bool {
 // character of one byte that decodes to one byte is the line feed).
 func (r *rawInput) followState(run *unitRun, k int) {
 	switch {
-	case k == 0:
+	case k == 0, run.raw == 0: // a gap: escape sequences dropped before the one kept after them
 	case run.dec == 0 && int(run.raw) <= len(r.state.b):
 		last := r.cur + (k-1)*int(run.raw)
 		r.state.n = copy(r.state.b[:], r.raw[last:last+int(run.raw)])

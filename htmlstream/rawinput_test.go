@@ -281,7 +281,9 @@ func TestArchiveOfDecodedCharsetDecodesAsTheUTF8Copy(t *testing.T) {
 // reads ahead of the copy, never by the document: a page of 8 MB copied
 // whole, one with an elision in every paragraph, and one with 2 MB of
 // escape sequences in a row (which belong to the character after them)
-// keep a few hundred KiB at most. Without the archive copy nothing is kept.
+// keep a few hundred KiB at most. Without the archive copy no original
+// bytes are kept, and the runs that map positions stay as bounded: escape
+// sequences in a row are one gap.
 func TestRawInputIsBounded(t *testing.T) {
 	// A token of characters that alternate in length (ASCII and kanji)
 	// keeps a run for each: they are kept small.
@@ -302,6 +304,9 @@ func TestRawInputIsBounded(t *testing.T) {
 		{"utf-16, no archive copy", append([]byte{0xFF, 0xFE}, encodeIn(u16, strings.Repeat(para, 8<<20/len(para)/2))...), false},
 		{"iso-2022-jp, escape sequences in a row", []byte("<meta charset=iso-2022-jp><p>a" + strings.Repeat(esc+"$B"+esc+"(B", 2<<20/6) + "b</p>" +
 			strings.Repeat("<p>"+esc+"$B$3$s"+esc+"(B</p>", 100000)), true},
+		// Of two lengths, which would make a run each.
+		{"iso-2022-jp, escape sequences in a row, no archive copy", []byte("<meta charset=iso-2022-jp><p>a" + strings.Repeat(esc+"$(D"+esc+"(B", 2<<20/7) + "b</p>" +
+			strings.Repeat("<p>"+esc+"$B$3$s"+esc+"(B</p>", 100000)), false},
 	}
 	const bound = 1 << 20
 	for _, tc := range cases {

@@ -66,8 +66,11 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		core.SetPos(z.pos)
 		core.Archive(in.bom, true)
 		if in.raw == nil {
-			z.pos = z.pos.Advance(in.bom) // positions in UTF-16 count the decoded text
+			z.pos = z.pos.Advance(in.bom) // in UTF-16, rawInput counts it
 		}
+	}
+	if in.raw != nil {
+		z.mapPositions(in.raw)
 	}
 	deepFrom := opts.deepFrom
 	if deepFrom <= 0 {
@@ -98,7 +101,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 				// but its bytes are part of the document.
 				if d.archive {
 					d.passPending()
-					d.archiveBytes(z.Raw(), pos.Offset, core.ArchiveOn(b.top().scope))
+					d.archiveBytes(z.Raw(), z.dpos.Offset, core.ArchiveOn(b.top().scope))
 					if d.raw != nil {
 						d.raw.end(core)
 					}
@@ -274,10 +277,10 @@ func (d *driver) archiveRaw(on bool) {
 func (d *driver) archiveToken(on bool) {
 	d.passPending()
 	if on && d.z.rawStays() {
-		d.pendingStart, d.pendingEnd, d.pendingOff = d.z.start, d.z.start+d.z.size, d.z.pos.Offset
+		d.pendingStart, d.pendingEnd, d.pendingOff = d.z.start, d.z.start+d.z.size, d.z.dpos.Offset
 		return
 	}
-	d.archiveBytes(d.z.Raw(), d.z.pos.Offset, on)
+	d.archiveBytes(d.z.Raw(), d.z.dpos.Offset, on)
 }
 
 // passPending passes the tokens put off (buf[pendingStart:pendingEnd]).
@@ -291,8 +294,9 @@ func (d *driver) passPending() {
 }
 
 // archiveBytes passes bytes the tokenizer read, at offset off of what it
-// reads, to the archive copy, or elides them: the original bytes where the
-// input was decoded in front of the tokenizer.
+// reads (z.dpos, which only decoded input keeps), to the archive copy, or
+// elides them: the original bytes where the input was decoded in front of
+// the tokenizer.
 func (d *driver) archiveBytes(b []byte, off int64, on bool) {
 	if d.raw != nil {
 		d.raw.archive(d.core, b, off, on)

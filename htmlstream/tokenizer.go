@@ -50,7 +50,8 @@ type tokenizer struct {
 	readSize   int  // the next read's size: small first, doubling up to maxRead
 
 	// buf[start:noLFBefore] holds no '\n' and buf[start:noCRBefore] no
-	// '\r'; noLineEndBefore is the smaller (see lineends.go).
+	// '\r'; noLineEndBefore is the smaller (see lineends.go), or negative
+	// where no search is made (advancePosAlone).
 	noLFBefore, noCRBefore, noLineEndBefore int
 
 	// buf[:utf8Checked] is known to be valid UTF-8 while utf8Bad is
@@ -99,6 +100,14 @@ type tokenizer struct {
 
 	x    *html.Tokenizer // x/net's, once it has taken over (see above)
 	xRaw []byte          // a copy of x's Raw, which x's Text rewrites in place
+
+	// in, for a document decoded in front of the tokenizer (UTF-16,
+	// ISO-2022-JP), maps positions in the decoded text it reads to the
+	// input's bytes: pos is then the input's, and dpos where the token
+	// starts in the decoded text (the archive copy's offsets). Unused
+	// otherwise.
+	in   *rawInput
+	dpos filter.Pos
 }
 
 // span is a range of the current token's raw bytes, relative to its start.
@@ -132,6 +141,21 @@ func newTokenizer(r io.Reader, maxBuf int) *tokenizer {
 // Pos returns the position of the current token's first byte (Line, Col
 // and Offset count from where the tokenizer started, StartPos unless set).
 func (z *tokenizer) Pos() filter.Pos { return z.pos }
+
+// mapPositions makes positions count the input's bytes, for input decoded
+// by in: every token's position is mapped (advancePosAlone).
+func (z *tokenizer) mapPositions(in *rawInput) {
+	z.in, z.dpos = in, filter.StartPos
+	z.noLineEndBefore = -1
+}
+
+// endOffset returns the input's bytes before the current token's end.
+func (z *tokenizer) endOffset() int64 {
+	if z.in == nil {
+		return z.pos.Offset + int64(len(z.Raw()))
+	}
+	return z.in.inputOffset(z.dpos.Offset + int64(len(z.Raw())))
+}
 
 // allowsCDATA reports whether CDATA is allowed now (see cdataAllowed).
 func (z *tokenizer) allowsCDATA() bool {
@@ -321,7 +345,7 @@ func (z *tokenizer) handOver(rawTag string) html.TokenType {
 	}
 	z.x = x
 	z.size, z.win = 0, nil
-	z.noLineEndBefore = -1 // every token takes Pos.Advance from here on
+	z.noLineEndBefore = -1 // every token takes advancePosAlone from here on
 	return z.nextFromX()
 }
 
