@@ -2,11 +2,14 @@ package htmlstream
 
 import (
 	"bytes"
+	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/chunked"
 	"github.com/robofilter/robofilter/phrase"
 )
 
@@ -43,21 +46,95 @@ func fuzzSeeds(f *testing.F) {
 	}
 }
 
+// unitsLike returns a unit decoder of the charset the input in is in.
+func unitsLike(in *input) unitDecoder {
+	switch in.name {
+	case "utf-16le", "utf-16be":
+		return utf16Units{bigEndian: in.name == "utf-16be"}
+	case "iso-2022-jp":
+		return &transformUnits{t: in.enc.NewDecoder(), split: iso2022JPSplit}
+	}
+	return &transformUnits{t: in.enc.NewDecoder()}
+}
+
 // decodedLike decodes b as the input in was decoded (a byte order mark
 // first is dropped).
 func decodedLike(in *input, b []byte) []byte {
 	b = bytes.TrimPrefix(b, in.bom)
-	var units unitDecoder
-	switch in.name {
-	case "utf-16le", "utf-16be":
-		units = utf16Units{bigEndian: in.name == "utf-16be"}
-	case "iso-2022-jp":
-		units = &transformUnits{t: in.enc.NewDecoder(), split: iso2022JPSplit}
-	default:
-		units = &transformUnits{t: in.enc.NewDecoder()}
-	}
-	out, _ := io.ReadAll(newRawInput(bytes.NewReader(b), units, false, false, 0))
+	out, _ := io.ReadAll(newRawInput(bytes.NewReader(b), unitsLike(in), false, false, 0))
 	return out
+}
+
+// inputOffsets maps each offset of b decoded as in was (b whole, byte
+// order mark included) where a character starts to the input's bytes
+// before that character and the bytes that decode to nothing just before
+// it (-1 inside a character): a walk over the whole input that rawInput's
+// runs are checked against.
+func inputOffsets(in *input, b []byte) []int64 {
+	units := unitsLike(in)
+	at := []int64{int64(len(in.bom))}
+	var dst [maxUnitOut]byte
+	for i := len(in.bom); i < len(b); {
+		nd, ns := units.unit(dst[:], b[i:], true)
+		if ns == 0 {
+			break
+		}
+		i += ns
+		for range nd - 1 {
+			at = append(at, -1)
+		}
+		if nd > 0 {
+			at = append(at, int64(i))
+		}
+	}
+	return at
+}
+
+// positionProperties: in a charset decoded in front of the tokenizer,
+// each link's and region's offset is where the place the same record of
+// the decoded document read as UTF-8 gives is in the input (inputOffsets),
+// its column counts the input's bytes from its line's start, and every
+// record is the same whether the input is read whole or a few bytes at a
+// time, with the archive copy or without.
+func positionProperties(t *testing.T, data []byte) {
+	in, err := openInput(bytes.NewReader(data), Options{}, false)
+	if err != nil || in.raw == nil {
+		return
+	}
+	whole := positionsOf(t, bytes.NewReader(data), Options{MaxDepth: 1 << 16}, true)
+	if got := positionsOf(t, chunked.Reader(bytes.NewReader(data), 1+len(data)%5), Options{MaxDepth: 1 << 16}, false); fmt.Sprint(got) != fmt.Sprint(whole) {
+		t.Fatalf("%s: read %d bytes at a time, without the copy:\n%v\nread whole:\n%v", in.name, 1+len(data)%5, got, whole)
+	}
+	elements := func(recs []posRecord) []posRecord {
+		return slices.DeleteFunc(recs, func(r posRecord) bool { return strings.HasPrefix(r.what, "warning") })
+	}
+	decoded := decodedLike(in, data)
+	want := elements(positionsOf(t, bytes.NewReader(decoded), Options{MaxDepth: 1 << 16, Charset: "utf-8"}, true))
+	at := inputOffsets(in, data)
+	mapped := func(off int64) int64 {
+		if off < 0 || off >= int64(len(at)) {
+			return -1
+		}
+		return at[off]
+	}
+	place := func(line, col int, off int64) (int, int64) {
+		lineStart := int64(0)
+		if line > 1 {
+			lineStart = mapped(off - int64(col-1))
+		}
+		o := mapped(off)
+		return int(1 + o - lineStart), o
+	}
+	for i, r := range want {
+		want[i].col, want[i].offset = place(r.line, r.col, r.offset)
+		if r.region {
+			endCol, end := place(r.endLine, r.endCol, r.offset+r.size)
+			want[i].endCol, want[i].size = endCol, end-want[i].offset
+		}
+	}
+	if got := elements(whole); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("%s: positions\n%v\nwant (from the decoded document's)\n%v", in.name, got, want)
+	}
 }
 
 // archiveProperties runs the stage over data with the archive copy as its
@@ -104,7 +181,8 @@ func archiveProperties(t *testing.T, data []byte) *builder {
 	return b
 }
 
-// FuzzDecodedCharset checks archiveProperties on documents in the
+// FuzzDecodedCharset checks archiveProperties and positionProperties on
+// documents in the
 // charsets decoded in front of the tokenizer, which FuzzStream's inputs
 // seldom are: the fuzzer's bytes after a UTF-16 byte order mark (either
 // order) or after a META that names ISO-2022-JP.
@@ -119,7 +197,9 @@ func FuzzDecodedCharset(f *testing.F) {
 	}
 	prefixes := [][]byte{{0xFF, 0xFE}, {0xFE, 0xFF}, []byte("<meta charset=iso-2022-jp>")}
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
-		archiveProperties(t, append(bytes.Clone(prefixes[int(which)%len(prefixes)]), data...))
+		src := append(bytes.Clone(prefixes[int(which)%len(prefixes)]), data...)
+		archiveProperties(t, src)
+		positionProperties(t, src)
 	})
 }
 
@@ -129,8 +209,10 @@ func FuzzStream(f *testing.F) {
 		if bytes.Contains(bytes.ToLower(data), []byte("zqx")) {
 			return // the canaries must be ours
 		}
-		// Properties 1 and 4 (archiveProperties).
+		// Properties 1 and 4 (archiveProperties), and positions in a
+		// charset decoded in front of the tokenizer.
 		b := archiveProperties(t, data)
+		positionProperties(t, data)
 		// Property 2: every node came back: no element is left open, so
 		// every link and region was completed.
 		if len(b.free) != b.allocated {
