@@ -25,9 +25,12 @@ import (
 //     (XHTML, Atom, RSS, SVG …); other types are left to Sniff.
 //
 // An encoding robofilter cannot decode (br, compress, …) is an error: its
-// bytes are no document. The status is the caller's to judge (a crawler
-// indexes few pages that came with a 404); FromResponse reads none of the
-// body, and the caller still closes it.
+// bytes are no document; so are more than maxContentCodings codings (curl
+// refuses them too: each layer costs a decoder's memory). An empty body
+// is an empty document whatever its coding, as browsers show it. The
+// status is the caller's to judge (a crawler indexes few pages that came
+// with a 404); FromResponse reads at most the first bytes of the body (a
+// coding's header), and the caller still closes it.
 func FromResponse(resp *http.Response, opts Options) (io.Reader, Options, error) {
 	if values := resp.Header.Values("X-Robots-Tag"); len(values) > 0 {
 		// A copy: opts.XRobotsTag may be the caller's, shared by documents.
@@ -69,6 +72,10 @@ func formatOfMediaType(ct string) Format {
 	return Auto
 }
 
+// maxContentCodings bounds the content codings undone, as curl bounds
+// them (CVE-2022-32206).
+const maxContentCodings = 5
+
 // decodeContent undoes the content codings listed (header lines, each a
 // comma-separated list, applied in order): the last applied comes off
 // first.
@@ -81,6 +88,17 @@ func decodeContent(body io.Reader, headers []string) (io.Reader, error) {
 			}
 		}
 	}
+	if len(codings) == 0 {
+		return body, nil
+	}
+	if len(codings) > maxContentCodings {
+		return nil, fmt.Errorf("%d content codings: robofilter undoes at most %d", len(codings), maxContentCodings)
+	}
+	br := bufio.NewReader(body)
+	if _, err := br.Peek(1); err == io.EOF {
+		return br, nil // empty: no coding's header to read
+	}
+	body = br
 	for i := len(codings) - 1; i >= 0; i-- {
 		var err error
 		switch codings[i] {

@@ -178,21 +178,24 @@ func attrIdentity(key, val []byte) uint64 {
 }
 
 // ellipsisCanStand reports whether an ellipsis written now would be text
-// of the archive copy where it stands: not directly in the head, where
-// text would end the head and start the body early (and a robots META
-// after it would then be in the body). It would land there while the head
-// is open and no element open in it (a title, a script) has its start
-// tag in the copy.
+// of the archive copy where it stands: not before the body starts, where
+// text would end the head (or start it, or follow it) and start the body
+// early in the copy (a robots META after it would then be in the body),
+// unless an element whose start tag is in the copy (a title, a script, a
+// template) is open there to hold it (copiedBeforeBody counts them).
 func (b *builder) ellipsisCanStand() bool {
-	if b.head == nil || !b.head.onStack {
-		return true
+	return b.headEnded || b.copiedBeforeBody > 0
+}
+
+// startCopied notes that n's start tag went to the archive copy (while n
+// is open): its end tag goes too, and before the body it can hold an
+// ellipsis (ellipsisCanStand).
+func (b *builder) startCopied(n *node) {
+	n.startCopied = n.onStack
+	if n.onStack && !b.headEnded && !(n.ns == nsHTML && (n.atom == a.Html || n.atom == a.Head)) {
+		n.countedBeforeBody = true
+		b.copiedBeforeBody++
 	}
-	for i := len(b.oe) - 1; i >= 0 && b.oe[i] != b.head; i-- {
-		if b.oe[i].startCopied {
-			return true
-		}
-	}
-	return false
 }
 
 // cloneOf makes a new element like a formatting element (same tag, same

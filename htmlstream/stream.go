@@ -202,7 +202,7 @@ func (d *driver) token(tt html.TokenType) {
 		// already: only an open element's end tag can follow.
 		if c.ArchiveOn(b.tokScope) {
 			d.archiveRaw(true)
-			b.tokNode.startCopied = b.tokNode.onStack
+			b.startCopied(b.tokNode)
 			return
 		}
 		switch parentOn := c.ArchiveOn(b.tokParent); {
@@ -210,7 +210,7 @@ func (d *driver) token(tt html.TokenType) {
 			d.elide()
 		case parentOn:
 			d.archiveRaw(true)
-			b.tokNode.startCopied = b.tokNode.onStack
+			b.startCopied(b.tokNode)
 			d.elide()
 		default:
 			d.archiveRaw(false)

@@ -37,10 +37,12 @@ type nodeState struct {
 	track       uint8  // its slot in openCount (0: not counted; always 0 for foreign nodes)
 	integration bool   // an HTML integration point (foreign content)
 	startCopied bool   // its start tag was copied to the archive
-	scope       filter.Scope
-	layout      filter.Layout
-	pos         filter.Pos
-	fmtKey      uint64 // formatting elements: identity of the attributes (Noah's Ark)
+	// countedBeforeBody: it is one of builder.copiedBeforeBody.
+	countedBeforeBody bool
+	scope             filter.Scope
+	layout            filter.Layout
+	pos               filter.Pos
+	fmtKey            uint64 // formatting elements: identity of the attributes (Noah's Ark)
 
 	// Set while the node is in the deep part of the stack (deepstack.go).
 	idx       int32             // its depth
@@ -127,6 +129,9 @@ type builder struct {
 	fosterParenting bool
 	selfClosing     bool
 	headEnded       bool
+	// copiedBeforeBody counts the open elements whose start tags are in
+	// the archive copy, opened before the body (ellipsisCanStand).
+	copiedBeforeBody int
 
 	free      []*node
 	allocated int // nodes ever made; all are back on free after EOF
@@ -328,6 +333,10 @@ func (b *builder) leftStack(n *node) {
 		b.endMatched, b.endStartCopied = true, n.startCopied
 	}
 	n.onStack = false
+	if n.countedBeforeBody {
+		n.countedBeforeBody = false
+		b.copiedBeforeBody--
+	}
 	b.countOpen(n, -1)
 	b.decOpen(n)
 }

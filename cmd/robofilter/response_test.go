@@ -32,9 +32,20 @@ func TestHTTPResponsesAsCurlSavesThem(t *testing.T) {
 			"HTTP/2 200\r\ncontent-type: text/html; charset=windows-1252\r\n\r\n" + doc, "café x\n"},
 		{"an interim response first",
 			"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1252\r\n\r\n" + doc, "café x\n"},
+		// curl -L writes the heads of the redirects it follows, not their
+		// bodies, whatever their Content-Length or framing says.
 		{"redirects followed (curl -L): the last response",
-			"HTTP/1.1 301 Moved\r\nLocation: /b\r\nContent-Length: 13\r\n\r\n<p>moved</p>\nHTTP/2 302\r\nlocation: /c\r\ncontent-length: 0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1252\r\n\r\n" + doc, "café x\n"},
+			"HTTP/1.1 301 Moved\r\nLocation: /b\r\nContent-Length: 13\r\n\r\nHTTP/2 302\r\nlocation: /c\r\ntransfer-encoding: chunked\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1252\r\n\r\n" + doc, "café x\n"},
 		{"a redirect alone is the document", "HTTP/1.1 301 Moved\r\nLocation: /b\r\nContent-Length: 12\r\n\r\n<p>moved</p>", "moved\n"},
+		{"through a proxy (curl -si with https_proxy)",
+			"HTTP/1.1 200 Connection established\r\n\r\nHTTP/2 200\r\ncontent-type: text/html; charset=windows-1252\r\n\r\n" + doc, "café x\n"},
+		// curl -si writes a chunked body de-chunked, the header kept.
+		{"chunked header, body de-chunked",
+			"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1252\r\nTransfer-Encoding: chunked\r\n\r\n" + doc, "café x\n"},
+		// curl -si --compressed writes the body decoded, the headers kept.
+		{"gzip header, body decoded, its length the compressed one",
+			"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1252\r\nContent-Encoding: gzip\r\nContent-Length: 12\r\n\r\n" + doc, "café x\n"},
+		{"an empty gzip body", "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 0\r\n\r\n", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -141,5 +152,41 @@ func TestAllowedReadsTheRobotsTxtResponse(t *testing.T) {
 	}
 	if _, errOut, code := runCLI(t, "", "allowed", "--http", "--status", "200", "--robots", f, "--agent", "FooBot", "/a"); code != 2 || !strings.Contains(errOut, "not both") {
 		t.Errorf("--http with --status: status %d, %q", code, errOut)
+	}
+}
+
+// Chains of responses are bounded, and cost no memory per response.
+func TestHTTPResponseChainsAreBounded(t *testing.T) {
+	in := strings.Repeat("HTTP/2 100\r\n\r\n", 49) + "HTTP/2 200\r\n\r\n<p>x"
+	if out, errOut, code := runCLI(t, in, "text", "--http"); code != 0 || out != "x\n" {
+		t.Errorf("49 interim responses: status %d, %q, %q", code, out, errOut)
+	}
+	in = strings.Repeat("HTTP/1.1 302 Found\r\nLocation: /\r\n\r\n", 60) + "HTTP/1.1 200 OK\r\n\r\n<p>x"
+	if _, errOut, code := runCLI(t, in, "text", "--http"); code != 1 || !strings.Contains(errOut, "more than 50 HTTP responses") {
+		t.Errorf("60 redirects: status %d, %q", code, errOut)
+	}
+	in = "HTTP/1.1 200 OK\r\nContent-Encoding: " + strings.Repeat("deflate,", 6) + "\r\n\r\nxx"
+	if _, errOut, code := runCLI(t, in, "text", "--http"); code != 1 || !strings.Contains(errOut, "6 content codings: robofilter undoes at most 5") {
+		t.Errorf("6 codings: status %d, %q", code, errOut)
+	}
+	in = "HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\n<p>short"
+	if out, errOut, code := runCLI(t, in, "text", "--http"); code != 1 || out != "short\n" || !strings.Contains(errOut, "shorter than its Content-Length") {
+		t.Errorf("a body cut short: status %d, %q, %q", code, out, errOut)
+	}
+}
+
+// Before the body, an ellipsis would start the body early in the copy
+// (after the head too: html.Parse puts a later META in the head of the
+// original, in the body of the copy).
+func TestNoEllipsisBeforeTheBody(t *testing.T) {
+	for in, want := range map[string]string{
+		"<html><head><title>t</title></head><link data-nosnippet rel=x href=y><meta name=robots content=nofollow><body><p>a": "<html><head><title>t</title></head><meta name=robots content=nofollow><body><p>a",
+		"<!--googleoff: snippet--><link rel=x href=y><!--googleon: snippet--><meta name=robots content=nofollow><p>a":        "<!--googleoff: snippet--><!--googleon: snippet--><meta name=robots content=nofollow><p>a",
+		"<head><template><!--googleoff: snippet--><div>x</div><!--googleon: snippet--></template></head>":                    "<head><template><!--googleoff: snippet-->…<!--googleon: snippet--></template></head>",
+		"<head><link data-nosnippet rel=x href=y></head><body><p data-nosnippet>b":                                           "<head></head><body><p data-nosnippet>…",
+	} {
+		if out, _, code := runCLI(t, in, "archive", "-q"); code != 0 || out != want {
+			t.Errorf("%s:\n got %q\nwant %q", in, out, want)
+		}
 	}
 }
