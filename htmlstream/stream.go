@@ -82,6 +82,9 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, raw: in.raw,
 		archive: core.WantsArchive() && !in.withheld, pendingEnd: -1}
 	d.utf8 = d.dec == nil && d.fallback == nil
+	if d.dec != nil {
+		z.attrDecode = d.decodeValue // the values of attributes past maxKeptAttrs
+	}
 	if d.archive {
 		z.beforeMove = d.passPending
 		core.ArchivePending(d.passPending)

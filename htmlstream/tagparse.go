@@ -114,10 +114,8 @@ func (d *driver) atomOf(name []byte) (a.Atom, string) {
 }
 
 func (d *driver) keepAttr(t *token, key, val []byte) {
-	if d.dec != nil && hasHighBytes(val) {
-		if dv, err := d.dec.Bytes(val); err == nil {
-			val = dv
-		}
+	if d.dec != nil {
+		val = d.decodeValue(val)
 	}
 	t.attrs = append(t.attrs, attr{key: key, val: val})
 	switch string(key) {
@@ -134,6 +132,17 @@ func (d *driver) keepAttr(t *token, key, val []byte) {
 	case "data-nosnippet":
 		t.noSnippet = true
 	}
+}
+
+// decodeValue decodes an attribute value from the document's charset
+// (d.dec, set): ASCII stays as it is.
+func (d *driver) decodeValue(val []byte) []byte {
+	if hasHighBytes(val) {
+		if dv, err := d.dec.Bytes(val); err == nil {
+			return dv
+		}
+	}
+	return val
 }
 
 // Examples pasted with typographic quotes (the profile's own, as

@@ -87,6 +87,11 @@ type tokenizer struct {
 	// were not kept, and droppedKey sums their identities (attrsKey).
 	dropped    int
 	droppedKey uint64
+	// lastDropped is the last attribute dropped (valid while dropped > 0).
+	lastDropped attrSpan
+	// attrDecode, when set, decodes an attribute value from the document's
+	// charset, as the driver decodes the ones it keeps.
+	attrDecode func([]byte) []byte
 	// attrNames de-duplicates the attributes of tags that have many: the
 	// first attribute kept whose lower-case name has a hash, by hash.
 	attrNames map[uint64]int
@@ -762,8 +767,10 @@ func (z *tokenizer) scanTag(i int, end bool) (html.TokenType, bool) {
 		z.setRawTag()
 	}
 	// "/>" closes the tag unless that '/' is the last byte of the last
-	// attribute's unquoted value (<a href=/>).
-	if win[i-2] == '/' && (len(z.attrs) == 0 || i-2 != z.lastValEnd-1) {
+	// attribute's unquoted value (<a href=/>), of the last one x/net keeps:
+	// past maxKeptAttrs, a dropped one that repeats an earlier name is not.
+	if win[i-2] == '/' && (len(z.attrs) == 0 || i-2 != z.lastValEnd-1 ||
+		z.dropped > 0 && z.lastValEnd == z.lastDropped.val.end && z.repeatsDroppedName(z.data.end, z.lastDropped)) {
 		return html.SelfClosingTagToken, true
 	}
 	return html.StartTagToken, true
@@ -852,13 +859,13 @@ func (z *tokenizer) keepAttr(a attrSpan) {
 			z.attrNames[z.attrHash(z.win[b.key.start:b.key.end])] = i
 		}
 	}
-	if len(z.attrs) >= maxKeptAttrs && !z.builderReads(key) {
-		z.dropAttr(a)
-		return
-	}
 	h := z.attrHash(key)
 	i, seen := z.attrNames[h]
 	if seen && (z.attrKeyIs(i, key) || z.attrIndex(key) >= 0) { // the second test: two names' hashes collide
+		return
+	}
+	if len(z.attrs) >= maxKeptAttrs && !z.builderReads(key) {
+		z.dropAttr(a)
 		return
 	}
 	if !seen {
@@ -879,16 +886,43 @@ func (z *tokenizer) builderReads(key []byte) bool {
 }
 
 // dropAttr counts an attribute past maxKeptAttrs that the builder does
-// not read: only its part in the tag's identity is kept. It is taken as
-// new (not compared with the attributes before it), so a value ending
-// in "/" before ">" is its own, as x/net reads a kept one's.
+// not read and that repeats no kept one: only its part in the tag's
+// identity is kept, its value decoded as the driver decodes kept ones
+// (attrDecode). It is not compared with the other dropped attributes,
+// except where that decides whether the tag closes itself (scanTag).
 func (z *tokenizer) dropAttr(a attrSpan) {
 	mark := len(z.out)
 	key, val := z.attrKeyVal(a)
+	if z.attrDecode != nil {
+		val = z.attrDecode(val)
+	}
 	z.droppedKey += attrIdentity(key, val)
 	z.dropped++
-	z.lastValEnd = a.val.end
+	z.lastValEnd, z.lastDropped = a.val.end, a
 	z.out = z.out[:mark]
+}
+
+// repeatsDroppedName reports whether the current tag's attribute last,
+// dropped, repeats the name of an attribute before it (one dropped too:
+// dropAttr took it only if no kept one had it). The tag is in the window
+// whole; it is scanned again from nameEnd, once per tag at most.
+func (z *tokenizer) repeatsDroppedName(nameEnd int, last attrSpan) bool {
+	win, i := z.win, nameEnd
+	lastKey := win[last.key.start:last.key.end]
+	for {
+		i = skip(win, i, &notSpace)
+		if i >= len(win) || win[i] == '>' {
+			return false
+		}
+		var a attrSpan
+		var ok bool
+		if i, a, ok = z.scanAttr(i); !ok || a.key.start >= last.key.start {
+			return false
+		}
+		if equalASCIIFold(win[a.key.start:a.key.end], lastKey) {
+			return true
+		}
+	}
 }
 
 // droppedAttrs returns how many attributes of the current start tag were
