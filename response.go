@@ -39,7 +39,7 @@ func FromResponse(resp *http.Response, opts Options) (io.Reader, Options, error)
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		opts.ContentType = ct
 		if opts.Format == Auto {
-			opts.Format = formatOfMediaType(ct)
+			opts.Format = MediaTypeFormat(ct)
 		}
 	}
 	body, err := decodeContent(resp.Body, resp.Header.Values("Content-Encoding"))
@@ -56,8 +56,10 @@ func ProcessResponse(resp *http.Response, opts Options, out Outputs) (*Result, e
 	return Process(body, opts, out)
 }
 
-// formatOfMediaType is the format a Content-Type names, or Auto.
-func formatOfMediaType(ct string) Format {
+// MediaTypeFormat is the format a Content-Type names: HTML for text/html,
+// XML for text/xml, application/xml and the +xml types, Auto for others
+// (no page, or one to sniff).
+func MediaTypeFormat(ct string) Format {
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil {
 		// A broken parameter list still leaves a media type before it.

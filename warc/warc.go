@@ -29,7 +29,8 @@ type Record struct {
 	// Block reads the record's content: Content-Length bytes. Valid until
 	// the next call to Next.
 	Block io.Reader
-	// Offset is where the record starts in the (decompressed) file.
+	// Offset is where the record starts in the file, decompressed: in a
+	// gzipped file, the offset in the stream gunzip gives.
 	Offset int64
 }
 
@@ -113,8 +114,8 @@ func (b *blockReader) Read(p []byte) (int, error) {
 
 // Next returns the next record, or io.EOF after the last. A record that is
 // not WARC (no WARC/ version line, no or a bad Content-Length) or cut short
-// is an error, with its offset; the Reader stops there, as nothing tells
-// where the next record would start.
+// is an error, with its offset (in the decompressed file, as Offset); the
+// Reader stops there, as nothing tells where the next record would start.
 func (r *Reader) Next() (*Record, error) {
 	if r.err != nil {
 		return nil, r.err
@@ -173,7 +174,7 @@ func (r *Reader) readHeader() (textproto.MIMEHeader, error) {
 		return nil, r.headerError(err)
 	}
 	if !strings.HasPrefix(version, "WARC/") {
-		return nil, fmt.Errorf("not a WARC record: it starts %q", clip(version))
+		return nil, fmt.Errorf("not a WARC record: it starts %.40q", version)
 	}
 	header, err := tp.ReadMIMEHeader()
 	if err != nil {
@@ -190,13 +191,6 @@ func (r *Reader) headerError(err error) error {
 		return fmt.Errorf("the record's header is cut short: %w", io.ErrUnexpectedEOF)
 	}
 	return fmt.Errorf("the record's header: %w", err)
-}
-
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
 }
 
 // IsHTTPResponse reports whether a record's block is an HTTP response (a

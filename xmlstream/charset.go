@@ -261,9 +261,6 @@ func isUTF8Label(l string) bool {
 	return l == "utf-8" || l == "utf8" || l == "unicode-1-1-utf-8"
 }
 
-// lookupCharset finds a charset by label: the WHATWG names browsers use
-// first (so "iso-8859-1" is windows-1252, as on the web), then the IANA
-// registry (IBM855 …), then names common in old feeds.
 // KnownCharset reports whether the XML stage can read a document in the
 // charset a label names.
 func KnownCharset(label string) bool {
@@ -271,6 +268,9 @@ func KnownCharset(label string) bool {
 	return e != nil
 }
 
+// lookupCharset finds a charset by label: the WHATWG names browsers use
+// first (so "iso-8859-1" is windows-1252, as on the web), then the IANA
+// registry (IBM855 …), then names common in old feeds.
 func lookupCharset(label string) (encoding.Encoding, string) {
 	label = strings.TrimSpace(label)
 	if e, name := charset.Lookup(label); e != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/antchfx/xpath"
 	"github.com/robofilter/robofilter"
@@ -162,7 +163,7 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 		}
 		rc.page = true
 	default:
-		return nil, cli.Exit(fmt.Sprintf("--format must be plain or jsonl, not %q", c.String("format")), exitUsage)
+		return nil, cli.Exit(fmt.Sprintf("--format must be plain or jsonl (or html for check), not %q", c.String("format")), exitUsage)
 	}
 	o := &rc.opts
 	o.Agent = c.String("agent")
@@ -277,11 +278,18 @@ type documentFunc func(name string, r io.Reader, warn func(filter.Warning)) (*ro
 func (rc *runConfig) document(name string, r io.Reader, opts robofilter.Options, isHTTP bool, fn documentFunc) (bool, error) {
 	rc.opts, rc.httpStatus = opts, 0
 	if isHTTP {
-		body, opts, status, err := rc.fromHTTPResponse(r, opts)
+		resp, err := readHTTPResponse(r)
 		if err != nil {
 			return false, rc.unprocessed(name, err)
 		}
-		r, rc.opts, rc.httpStatus = body, opts, status
+		if rc.warc && !isPage(resp.Header.Get("Content-Type")) {
+			return true, nil // an image, a script, a style sheet …
+		}
+		body, opts, err := robofilter.FromResponse(resp, opts)
+		if err != nil {
+			return false, rc.unprocessed(name, err)
+		}
+		r, rc.opts, rc.httpStatus = body, opts, resp.StatusCode
 	}
 	var warn func(filter.Warning)
 	var warnings *stderrWarnings
@@ -325,15 +333,10 @@ func (rc *runConfig) unprocessed(name string, err error) error {
 	return nil
 }
 
-// fromHTTPResponse reads the HTTP response a file holds (--http) and
-// returns its body and the document's options (robofilter.FromResponse).
-func (rc *runConfig) fromHTTPResponse(r io.Reader, opts robofilter.Options) (io.Reader, robofilter.Options, int, error) {
-	resp, err := readHTTPResponse(r)
-	if err != nil {
-		return nil, opts, 0, err
-	}
-	body, opts, err := robofilter.FromResponse(resp, opts)
-	return body, opts, resp.StatusCode, err
+// isPage reports whether a document of that Content-Type is a page
+// (HTML, XML) or may be one (no type: sniffed).
+func isPage(contentType string) bool {
+	return strings.TrimSpace(contentType) == "" || robofilter.MediaTypeFormat(contentType) != robofilter.Auto
 }
 
 // errIsDir is the error of a file argument that is a directory.

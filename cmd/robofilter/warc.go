@@ -11,7 +11,8 @@ import (
 )
 
 // warcDocuments processes every response and resource record of a WARC
-// file (--warc) as a document named NAME#N (N: the record's number in the
+// file (--warc) that holds a page (HTML or XML by its media type, or none
+// given) as a document named NAME#N (N: the record's number in the
 // file, from 1), with its links resolved against its WARC-Target-URI
 // (--base for a record without a usable one). Other records (request,
 // warcinfo, metadata, revisit …) are skipped. A record that cannot be read
@@ -32,8 +33,8 @@ func (rc *runConfig) warcDocuments(name string, r io.Reader, fn documentFunc) (b
 			return false, rc.unprocessed(name, err)
 		}
 		isHTTP := rec.IsHTTPResponse()
-		if !isHTTP && rec.Type() != "resource" {
-			continue
+		if !isHTTP && (rec.Type() != "resource" || !isPage(rec.Header.Get("Content-Type"))) {
+			continue // a resource that is no page (an image, a crawler's log) is no document either
 		}
 		opts := rc.flagOpts
 		uri := rec.TargetURI()

@@ -24,7 +24,13 @@ func testWARC() string {
 		warcRecord("response", "https://b.example/", httpResponse,
 			"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n"+gzipped("<p>two <a href=/x rel=nofollow>no</a> <a href=/y>yes</a>")) +
 		warcRecord("revisit", "https://b.example/", httpResponse, "HTTP/1.1 200 OK\r\n\r\n") +
-		warcRecord("resource", "https://c.example/r.html", "text/html", "<p>three <a href=z>z</a>")
+		warcRecord("resource", "https://c.example/r.html", "text/html", "<p>three <a href=z>z</a>") +
+		// Not pages: skipped, whatever markup-like bytes they hold.
+		warcRecord("response", "https://c.example/app.js", httpResponse,
+			"HTTP/1.1 200 OK\r\nContent-Type: application/javascript\r\n\r\nlet s = '<a href=/from-js>';") +
+		warcRecord("response", "https://c.example/i.png", httpResponse,
+			"HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n\r\n\x89PNG<a href=/png>") +
+		warcRecord("resource", "metadata://gnu.org/software/wget/warc/wget.log", "text/plain", "<a href=/log>")
 }
 
 func TestWARCRecordsAreDocuments(t *testing.T) {
