@@ -440,20 +440,46 @@ func ResolveHref(base *url.URL, href string) (u, why string) {
 	return resolveSlow(base, trimHref([]byte(href)))
 }
 
-// resolveSlow resolves href against base with net/url (ResolveReference).
-// When it cannot, the URL is the href and why says why the link is not
-// followed.
+// resolveSlow resolves href against base: http(s) by the URL standard
+// (parseWeb, ResolveReference, normalizeWeb, webString), other schemes
+// with net/url. When it cannot, the URL is the href and why says why the
+// link is not followed.
 func resolveSlow(base *url.URL, href string) (u, why string) {
-	ref, err := url.Parse(webHref(base, href))
+	s, web := webHref(base, href)
+	if web {
+		r, err := parseWeb(s)
+		if err != nil {
+			return href, "no URL: " + err.Error()
+		}
+		if r.Scheme == "" && base.Opaque != "" {
+			// "http:x" as net/url reads it, given as a base: no base
+			// for a relative reference (ResolveReference says why).
+			var ok bool
+			if r, ok = ResolveReference(base, r); !ok {
+				return href, "no URL: the base " + base.String() + " takes no relative reference"
+			}
+		} else {
+			resolveWeb(base, r) // r is ours to change
+		}
+		if why := normalizeWeb(r); why != "" {
+			return href, why
+		}
+		fragment := ""
+		if i := strings.IndexByte(s, '#'); i >= 0 {
+			fragment = s[i:] // the reference's, even an empty one ("x#")
+		}
+		return webString(r, fragment), ""
+	}
+	ref, err := url.Parse(s)
 	if err != nil {
 		if base == nil && SchemeEnd(href) < 0 {
 			return href, "" // a relative reference and no base: as written
 		}
-		// What browsers read without complaint and net/url rejects: a "%"
-		// that starts no escape, a space or control byte, a colon in a
-		// relative path's first segment ("100%", "a b", "1:2").
+		// What net/url rejects and a reader of the URL takes as it is:
+		// a "%" that starts no escape, a space or control byte, a colon
+		// in a relative path's first segment ("100%", "a b", "1:2").
 		var err2 error
-		if ref, err2 = url.Parse(repairHref(webHref(base, href))); err2 != nil {
+		if ref, err2 = url.Parse(repairHref(s)); err2 != nil {
 			return href, "no URL: " + err.Error()
 		}
 	}
@@ -461,36 +487,10 @@ func resolveSlow(base *url.URL, href string) (u, why string) {
 	if !ok {
 		return href, "no URL: the base " + base.String() + " takes no relative reference"
 	}
-	if why := normalizeWeb(r); why != "" {
-		return href, why
-	}
-	r.RawQuery = escapeQuery(r.RawQuery)
+	// net/url leaves a space raw in a query: escaped, the URL stays one
+	// token.
+	r.RawQuery = percentEncode(r.RawQuery, queryEncodes)
 	return r.String(), ""
-}
-
-// escapeQuery percent-encodes what net/url leaves raw in a query and the
-// WHATWG URL standard's special-query percent-encode set names: controls,
-// space, the double quote, the apostrophe, '<', '>', DEL and bytes past
-// ASCII, so that a URL written out is
-// one token (a space in "?q=a b" is "%20").
-func escapeQuery(q string) string {
-	i := 0
-	for i < len(q) && !queryEscapes(q[i]) {
-		i++
-	}
-	if i == len(q) {
-		return q
-	}
-	var b strings.Builder
-	b.WriteString(q[:i])
-	for ; i < len(q); i++ {
-		if c := q[i]; queryEscapes(c) {
-			writePercent(&b, c)
-		} else {
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 // writePercent writes c percent-encoded ("%20").
@@ -498,10 +498,6 @@ func writePercent(b *strings.Builder, c byte) {
 	b.WriteByte('%')
 	b.WriteByte("0123456789ABCDEF"[c>>4])
 	b.WriteByte("0123456789ABCDEF"[c&15])
-}
-
-func queryEscapes(c byte) bool {
-	return c <= ' ' || c == '"' || c == '\'' || c == '<' || c == '>' || c >= 0x7f
 }
 
 // repairHref percent-encodes the bytes of href that net/url rejects in a
@@ -530,7 +526,9 @@ func isHexDigit(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-// ResolveReference resolves ref against base (nil: none) as
+// ResolveReference resolves ref against base (nil: none): an http(s) URL
+// as the URL standard does (resolveWeb: on the paths as written, its dot
+// segments, never the base's fragment; ref is not changed), others as
 // url.URL.ResolveReference does, with two differences. A base with an
 // opaque part (mailto:a@b, or what a javascript: or data: base would be)
 // takes only absolute references and fragments: ok is false for others,
@@ -541,6 +539,10 @@ func isHexDigit(c byte) bool {
 // net/url drops it: "../a/" and "x" give "a/x").
 func ResolveReference(base, ref *url.URL) (u *url.URL, ok bool) {
 	switch {
+	case specialScheme(ref.Scheme) && ref.Opaque == "":
+		r := *ref
+		resolveWeb(nil, &r)
+		return &r, true
 	case base == nil && (ref.Scheme != "" || ref.Host != ""):
 		return new(url.URL).ResolveReference(ref), true // which removes dot segments
 	case base == nil:
@@ -554,6 +556,10 @@ func ResolveReference(base, ref *url.URL) (u *url.URL, ok bool) {
 			return &r, true
 		}
 		return nil, false
+	case specialScheme(base.Scheme):
+		r := *ref
+		resolveWeb(base, &r)
+		return &r, true
 	}
 	r := base.ResolveReference(ref)
 	if base.Scheme == "" && base.Host == "" && !strings.HasPrefix(base.Path, "/") &&

@@ -127,6 +127,37 @@ func TestEmptyHrefResolution(t *testing.T) {
 	}
 }
 
+// A <base href> or xml:base is read as links are: a path the URL standard
+// keeps as written ('|', a stray '%', which net/url refused or escaped)
+// is the base of the links after it.
+func TestBaseKeepsItsPathAsTheStandardReadsIt(t *testing.T) {
+	for _, c := range []struct {
+		name, page string
+		format     robofilter.Format
+		want       string
+	}{
+		{"base href", `<base href="/a|b/100%/"><a href="x">x</a>`, robofilter.HTML, "https://a.example/a|b/100%/x"},
+		{"xml:base", `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="/a|b/100%/"><link href="x"/></feed>`,
+			robofilter.XML, "https://a.example/a|b/100%/x"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var urls []string
+			opts := robofilter.Options{Format: c.format}
+			opts.Base = "https://a.example/p/q.html"
+			res, err := robofilter.Process(strings.NewReader(c.page), opts, robofilter.Outputs{Link: func(l filter.Link) error {
+				urls = append(urls, l.URL)
+				return nil
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(urls) != 1 || urls[0] != c.want || len(res.Warnings) > 0 {
+				t.Errorf("links %q, warnings %v; want %q and no warning", urls, res.Warnings, c.want)
+			}
+		})
+	}
+}
+
 // An output callback's error is the run's error, whichever outputs are
 // set: with no archive copy to write, it used to be dropped.
 func TestCallbackErrorIsReturned(t *testing.T) {

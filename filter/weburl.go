@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"bytes"
 	"fmt"
 	"net/netip"
 	"net/url"
@@ -14,24 +15,25 @@ import (
 // net/url parses URLs by RFC 3986; browsers, and so the pages' authors,
 // by the WHATWG URL standard, which treats http and https ("special"
 // schemes) differently in ways that change where a link goes or how the
-// same URL is spelt. webHref and normalizeWeb bring the links output to
-// the standard's reading for those schemes: a crawler that deduplicates
-// URLs must see one spelling of each.
+// same URL is spelt. For those schemes, robofilter reads and writes URLs
+// by the standard (webHref, parseWeb, resolveWeb, normalizeWeb,
+// webString), and leaves net/url the fields of url.URL to keep them in: a
+// crawler that deduplicates URLs must see one spelling of each.
 
 // webHref rewrites an href as the URL standard reads it when it names
-// http(s), or is relative to an http(s) base, into the form net/url reads
-// the same way: a backslash before the query is a slash; the slashes (two
-// or more) before an authority are two; "http:x" against an http base is
-// the relative "x", and against any other base (or none) "http://x"; a
-// scheme-relative reference takes the base's scheme, so that an empty
-// host is no host; a host's percent-escapes are decoded; and in the path,
-// "%2e" segments are dot segments and the bytes net/url would escape are
-// escaped already (see webPath).
-func webHref(base *url.URL, href string) string {
+// http(s), or is relative to an http(s) base (web is then true, and
+// parseWeb reads the result): a backslash before the query is a slash;
+// the slashes (two or more) before an authority are two; "http:x" against
+// an http base is the relative "x", and against any other base (or none)
+// "http://x"; a scheme-relative reference takes the base's scheme, so
+// that an empty host is no host; and a host's percent-escapes are
+// decoded. A web reference has a scheme (SchemeEnd) only when it has an
+// authority.
+func webHref(base *url.URL, href string) (s string, web bool) {
 	if i := SchemeEnd(href); i >= 0 {
 		scheme := href[:i]
 		if !specialScheme(scheme) {
-			return href
+			return href, false
 		}
 		rest := backslashesAsSlashes(href[i+1:])
 		if !strings.HasPrefix(rest, "//") && base != nil && strings.EqualFold(base.Scheme, scheme) {
@@ -40,25 +42,25 @@ func webHref(base *url.URL, href string) string {
 			if rest != "" && rest[0] != '/' && strings.IndexByte(rest[:pathStart(rest)], ':') >= 0 {
 				rest = "./" + rest // not a scheme
 			}
-			return webPath(rest)
+			return rest, true
 		}
-		return scheme + "://" + webAuthority(strings.TrimLeft(rest, "/"))
+		return scheme + "://" + webAuthority(strings.TrimLeft(rest, "/")), true
 	}
 	if base == nil || !specialScheme(base.Scheme) {
-		return href
+		return href, false
 	}
 	href = backslashesAsSlashes(href)
 	if strings.HasPrefix(href, "//") {
-		return base.Scheme + "://" + webAuthority(strings.TrimLeft(href, "/"))
+		return base.Scheme + "://" + webAuthority(strings.TrimLeft(href, "/")), true
 	}
-	return webPath(href)
+	return href, true
 }
 
 // webAuthority is s, an authority and what follows it, with the host's
 // percent-escapes decoded (the URL standard decodes them before it reads
-// the host; net/url refuses them) and the path as webPath has it. Escapes
-// that decode to a byte that would end the host or make it no host stay,
-// and the host is refused as it would be.
+// the host; net/url refuses them). Escapes that decode to a byte that
+// would end the host or make it no host stay, and the host is refused as
+// it would be.
 func webAuthority(s string) string {
 	end := pathStart(s)
 	auth, rest := s[:end], s[end:]
@@ -68,55 +70,271 @@ func webAuthority(s string) string {
 			auth = auth[:at] + h
 		}
 	}
-	return auth + webPath(rest)
+	return auth + rest
 }
 
-// webPath is s, a path and what follows it, with the path as the URL
-// standard reads it, in a form net/url keeps: a "%2e" segment (any case,
-// or ".%2e", "%2e.", "%2e%2e") is a dot segment, and the bytes net/url
-// would escape in a path are escaped already, so that it keeps the path as
-// written (given one it must escape, it re-escapes the decoded path,
-// turning "%2F" into "/").
-func webPath(s string) string {
-	end := strings.IndexAny(s, "?#")
-	if end < 0 {
-		end = len(s)
-	}
-	path := s[:end]
-	if !strings.Contains(path, "%2") && strings.IndexFunc(path, func(r rune) bool { return r >= 0x80 || pathEscapes(byte(r)) }) < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i, seg := range strings.Split(path, "/") {
-		if i > 0 {
-			b.WriteByte('/')
+// parseWeb reads s, a reference as webHref writes it for http(s): net/url
+// reads the scheme and authority; the path, query and fragment are split
+// off as the URL standard splits them and kept as written (RawPath,
+// RawQuery, RawFragment; Path and Fragment decoded, a '%' that starts no
+// escape left as it is), because net/url would refuse a stray '%' and
+// rewrite the escapes around a byte it escapes differently (see
+// webEscapedPath).
+func parseWeb(s string) (*url.URL, error) {
+	u, rest := new(url.URL), s
+	if i := SchemeEnd(s); i >= 0 {
+		end := i + len("://") + pathStart(s[i+len("://"):])
+		var err error
+		if u, err = url.Parse(s[:end]); err != nil {
+			return nil, err
 		}
-		switch strings.ToLower(seg) {
-		case "%2e":
-			seg = "."
-		case ".%2e", "%2e.", "%2e%2e":
-			seg = ".."
-		}
-		for j := 0; j < len(seg); j++ {
-			if c := seg[j]; c >= 0x80 || pathEscapes(c) {
-				writePercent(&b, c)
-			} else {
-				b.WriteByte(c)
+		rest = s[end:]
+	}
+	if i := strings.IndexByte(rest, '#'); i >= 0 {
+		u.Fragment, u.RawFragment = percentDecode(rest[i+1:]), rest[i+1:]
+		rest = rest[:i]
+	}
+	if i := strings.IndexByte(rest, '?'); i >= 0 {
+		u.RawQuery, u.ForceQuery = rest[i+1:], i == len(rest)-1
+		rest = rest[:i]
+	}
+	u.Path, u.RawPath = percentDecode(rest), rest
+	return u, nil
+}
+
+// resolveWeb resolves r, a reference parseWeb has read, against base
+// (nil: r is absolute), in place, as the URL standard resolves a reference
+// for http(s): on the paths as written (webEscapedPath), with its dot
+// segments (resolvePath); the base's query only for a reference without
+// path or query, its fragment never. base is no opaque URL.
+func resolveWeb(base, r *url.URL) {
+	path := webEscapedPath(r)
+	dir := ""
+	if base != nil && r.Scheme == "" {
+		r.Scheme = base.Scheme
+		if r.Host == "" && r.User == nil {
+			r.Host, r.User = base.Host, base.User
+			switch {
+			case path == "":
+				path = webEscapedPath(base)
+				if r.RawQuery == "" && !r.ForceQuery {
+					r.RawQuery, r.ForceQuery = base.RawQuery, base.ForceQuery
+				}
+			case path[0] != '/':
+				dir = webEscapedPath(base)
+				dir = dir[:strings.LastIndexByte(dir, '/')+1]
 			}
 		}
 	}
-	return b.String() + s[end:]
+	path = resolvePath(dir, path)
+	r.Path, r.RawPath = percentDecode(path), path
 }
 
-// pathEscapes: net/url escapes c in a path (and the URL standard does, or
-// leaves it raw where net/url cannot: '^', '|'), '%' and the delimiters
-// aside.
-func pathEscapes(c byte) bool {
+// resolvePath is the path p (from the root, or relative to dir, a base's
+// path up to its last '/') as the URL standard reads its segments: "."
+// (or "%2e", any case) is dropped, ".." (or ".%2e", "%2e.", "%2e%2e")
+// drops it and the segment before it, if any; a dot segment at the end
+// leaves an empty one ("/a/." is "/a/"); empty segments stay, even after
+// ".." at the root ("/..//y" is "//y", where RFC 3986 and net/url give
+// "/y"). dir's segments are taken as they are: a base has no dot
+// segments. A relative path without dir is taken as from the root; ""
+// stays "".
+func resolvePath(dir, p string) string {
+	if p == "" || p[0] == '/' {
+		dir = ""
+	} else if dir == "" {
+		dir = "/"
+	}
+	if !hasDotSegment(p) {
+		return dir + p
+	}
+	// out is "/" and a segment for each segment kept: dropping the last
+	// one is cutting at out's last '/'.
+	out := make([]byte, 0, len(dir)+len(p))
+	if dir != "" {
+		out = append(out, dir[:len(dir)-1]...)
+	}
+	if p[0] == '/' {
+		p = p[1:]
+	}
+	for {
+		seg, rest, more := strings.Cut(p, "/")
+		switch {
+		case isDoubleDot(seg):
+			out = out[:max(bytes.LastIndexByte(out, '/'), 0)]
+			if !more {
+				out = append(out, '/')
+			}
+		case isSingleDot(seg):
+			if !more {
+				out = append(out, '/')
+			}
+		default:
+			out = append(append(out, '/'), seg...)
+		}
+		if !more {
+			return string(out)
+		}
+		p = rest
+	}
+}
+
+// hasDotSegment: a segment of path p is a dot segment.
+func hasDotSegment(p string) bool {
+	for start := 0; start <= len(p); {
+		end := strings.IndexByte(p[start:], '/')
+		if end < 0 {
+			end = len(p)
+		} else {
+			end += start
+		}
+		if seg := p[start:end]; isSingleDot(seg) || isDoubleDot(seg) {
+			return true
+		}
+		start = end + 1
+	}
+	return false
+}
+
+func isSingleDot(seg string) bool { return seg == "." || strings.EqualFold(seg, "%2e") }
+
+func isDoubleDot(seg string) bool {
+	switch len(seg) {
+	case 2:
+		return seg == ".."
+	case 4:
+		return strings.EqualFold(seg, ".%2e") || strings.EqualFold(seg, "%2e.")
+	case 6:
+		return strings.EqualFold(seg, "%2e%2e")
+	}
+	return false
+}
+
+// webEscapedPath is u's path as the URL standard writes it: as written
+// (RawPath, when it is a spelling of Path; else net/url's spelling of
+// Path), with the bytes of its path percent-encode set escaped. It
+// differs from u.EscapedPath in what it leaves: '|', and a '%' that
+// starts no escape ("100%"), which net/url turns into "%7C" and "%25".
+func webEscapedPath(u *url.URL) string {
+	p := u.RawPath
+	if p == "" || percentDecode(p) != u.Path {
+		p = u.EscapedPath()
+	}
+	return percentEncode(p, pathEncodes)
+}
+
+// webString writes u, an http(s) URL that parseWeb, resolveWeb and
+// normalizeWeb have made, as the URL standard serializes it, followed by
+// fragment: "" for none, or '#' and the fragment as written (net/url
+// cannot tell an empty one from none), which it escapes.
+func webString(u *url.URL, fragment string) string {
+	path := webEscapedPath(u)
+	var b strings.Builder
+	b.Grow(len(u.Scheme) + len("://") + len(u.Host) + len(path) + 1 + len(u.RawQuery) + len(fragment))
+	b.WriteString(u.Scheme)
+	b.WriteString("://")
+	if u.User != nil {
+		b.WriteString(u.User.String())
+		b.WriteByte('@')
+	}
+	b.WriteString(u.Host)
+	b.WriteString(path)
+	if u.ForceQuery || u.RawQuery != "" {
+		b.WriteByte('?')
+		writeEncoded(&b, u.RawQuery, queryEncodes)
+	}
+	if fragment != "" {
+		b.WriteByte('#')
+		writeEncoded(&b, fragment[1:], fragmentEncodes)
+	}
+	return b.String()
+}
+
+// The URL standard's percent-encode sets, as far as robofilter writes
+// them: the bytes it escapes in an http(s) URL's path, query and
+// fragment. A byte past ASCII is part of a UTF-8 sequence, escaped byte
+// by byte as the standard escapes the code point's UTF-8 bytes.
+func pathEncodes(c byte) bool {
 	switch c {
-	case '"', '<', '>', '^', '`', '{', '|', '}', 0x7f:
+	case '"', '#', '<', '>', '?', '^', '`', '{', '}':
 		return true
 	}
-	return c <= ' '
+	return c <= ' ' || c >= 0x7f
+}
+
+// queryEncodes is the special-query set: the apostrophe is escaped in
+// http(s) queries alone.
+func queryEncodes(c byte) bool {
+	switch c {
+	case '"', '#', '<', '>', '\'':
+		return true
+	}
+	return c <= ' ' || c >= 0x7f
+}
+
+func fragmentEncodes(c byte) bool {
+	switch c {
+	case '"', '<', '>', '`':
+		return true
+	}
+	return c <= ' ' || c >= 0x7f
+}
+
+// percentEncode is s with the bytes in set percent-encoded; s itself
+// (no allocation) when it has none.
+func percentEncode(s string, set func(byte) bool) string {
+	i := 0
+	for i < len(s) && !set(s[i]) {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	writeEncoded(&b, s, set)
+	return b.String()
+}
+
+// writeEncoded writes s with the bytes in set percent-encoded.
+func writeEncoded(b *strings.Builder, s string, set func(byte) bool) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; set(c) {
+			writePercent(b, c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+}
+
+// percentDecode is the URL standard's percent-decoding: each '%' and two
+// hex digits is the byte they spell; any other '%' stays.
+func percentDecode(s string) string {
+	i := strings.IndexByte(s, '%')
+	if i < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	b = append(b, s[:i]...)
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]) {
+			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			i += 2
+		} else {
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
 }
 
 // ParseBase reads a document's URL (Options.Base, --base) as links are
@@ -144,7 +362,11 @@ func ParseBase(s string) (*url.URL, error) {
 // value) as the URL standard reads it relative to base (nil: none), for
 // ResolveReference: see webHref.
 func ParseReference(base *url.URL, ref string) (*url.URL, error) {
-	return url.Parse(webHref(base, ref))
+	s, web := webHref(base, ref)
+	if web {
+		return parseWeb(s)
+	}
+	return url.Parse(s)
 }
 
 // defaultPort is the port the URL standard leaves out for scheme (lower

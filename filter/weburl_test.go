@@ -85,6 +85,62 @@ func TestWebURLsResolveAsBrowsersDo(t *testing.T) {
 	}
 }
 
+// Where net/url reads or writes a URL otherwise than the URL standard
+// (RFC 3986's dot segments, its escaping, its refusals), an http(s) link
+// comes out as the standard has it: as whatwg-url writes it.
+func TestWebURLsFollowTheStandardWhereNetURLDiffers(t *testing.T) {
+	for _, c := range []struct {
+		name, base, href, want string
+	}{
+		// Dot segments: empty segments stay, even at the root.
+		{"..//y from the root keeps //y", "http://h.example/a/b", "../..//y", "http://h.example//y"},
+		{"/..//y keeps //y", "http://h.example/a/b", "/..//y", "http://h.example//y"},
+		{"/.//y keeps //y", "http://h.example/a/b", "/.//y", "http://h.example//y"},
+		{"an escaped .. at the root", "http://h.example/a/b", "/%2e%2E//y", "http://h.example//y"},
+		{"empty segments in the base stay", "http://h.example/a//b/c", "../d", "http://h.example/a//d"},
+		{"a final .. leaves a slash", "http://h.example/a/b", "c/..", "http://h.example/a/"},
+		{"a final . leaves a slash", "http://h.example/a/b", "c/.", "http://h.example/a/c/"},
+		{"dots past the root", "http://h.example/a/b", "../../../c", "http://h.example/c"},
+		{"dot segments in an absolute URL", "", "http://h.example/a/./b/../../..//c", "http://h.example//c"},
+		// A stray '%' stays, wherever it is.
+		{"a stray % in the path", "http://h.example/d/", "100%", "http://h.example/d/100%"},
+		{"a % and no hex digits", "http://h.example/d/", "%zz/%4", "http://h.example/d/%zz/%4"},
+		{"a stray % beside a byte to escape", "http://h.example/d/", "5% off", "http://h.example/d/5%%20off"},
+		{"a stray % in the query", "http://h.example/d/", "100%?q=5%", "http://h.example/d/100%?q=5%"},
+		{"a stray % in the fragment", "http://h.example/d/", "#5%", "http://h.example/d/#5%"},
+		{"a stray % in a base path", "http://h.example/100%/x", "y", "http://h.example/100%/y"},
+		// The path percent-encode set.
+		{"| in a path stays", "http://h.example/d/", "a|b", "http://h.example/d/a|b"},
+		{"| in a base path stays", "http://h.example/a|b/c", "d", "http://h.example/a|b/d"},
+		{"^ in a path is escaped", "http://h.example/d/", "a^b", "http://h.example/d/a%5Eb"},
+		{"the set, and what stays", "http://h.example/d/", "\"<>`{}|[]!$'()*+,;=:@~",
+			"http://h.example/d/%22%3C%3E%60%7B%7D|[]!$'()*+,;=:@~"},
+		{"escapes kept beside |", "http://h.example/d/", "a%2Fb|c%7c", "http://h.example/d/a%2Fb|c%7c"},
+		// Fragments.
+		{"an empty fragment stays", "http://h.example/d/", "x#", "http://h.example/d/x#"},
+		{"a lone # stays", "http://h.example/d/p?q", "#", "http://h.example/d/p?q#"},
+		{"# in a fragment stays", "http://h.example/d/", "#a#b", "http://h.example/d/#a#b"},
+		{"escapes in a fragment stay", "http://h.example/d/", "#%2F%zz%23", "http://h.example/d/#%2F%zz%23"},
+		{"the fragment set, and what stays", "http://h.example/d/", "#\"<>` {}|^[]\\?",
+			"http://h.example/d/#%22%3C%3E%60%20{}|^[]\\?"},
+		{"the base's fragment is dropped", "http://h.example/d/p#f", "", "http://h.example/d/p"},
+		{"the base's fragment is replaced", "http://h.example/d/p#f", "#", "http://h.example/d/p#"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var base *url.URL
+			if c.base != "" {
+				var err error
+				if base, err = ParseBase(c.base); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got, why := ResolveHref(base, c.href); got != c.want || why != "" {
+				t.Errorf("%q against %q: URL %q (reason %q), want %q", c.href, c.base, got, why, c.want)
+			}
+		})
+	}
+}
+
 // Without a base, an http(s) URL with no slashes names its host; a
 // relative reference stays as written.
 func TestWebURLsWithoutABase(t *testing.T) {
@@ -107,6 +163,27 @@ func TestWebURLsWithoutABase(t *testing.T) {
 	} {
 		if got, why := resolveSlow(nil, href); got != want || why != "" {
 			t.Errorf("%q: URL %q (reason %q), want %q", href, got, why, want)
+		}
+	}
+}
+
+// A link off the fast path (a relative path, an absolute URL to
+// normalize) costs a few allocations: the parsed reference, the path it
+// resolves to, the URL written out; a path with dot segments one more.
+func TestWebResolutionAllocations(t *testing.T) {
+	base, err := ParseBase("https://example.com/dir/page.html?x=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		href string
+		max  float64
+	}{
+		{"x.html", 3}, {"sub/page#frag", 3}, {"?page=2", 2}, {"../a/b.html?q=1", 4},
+		{"http://other.example/a/b", 5}, {"//cdn.example/x.js", 5},
+	} {
+		if n := testing.AllocsPerRun(100, func() { resolveSlow(base, c.href) }); n > c.max {
+			t.Errorf("%q: %v allocations, want at most %v", c.href, n, c.max)
 		}
 	}
 }
