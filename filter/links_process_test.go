@@ -158,6 +158,38 @@ func TestBaseKeepsItsPathAsTheStandardReadsIt(t *testing.T) {
 	}
 }
 
+// A <base href> or xml:base whose host the URL standard refuses is
+// ignored, with a warning that says why, and the links after it resolve
+// against the base before it.
+func TestBaseWithNoHostIsIgnored(t *testing.T) {
+	for _, c := range []struct {
+		name, page string
+		format     robofilter.Format
+	}{
+		{"base href", `<base href="http://1.2.3.4.5/d/"><a href="x">x</a>`, robofilter.HTML},
+		{"xml:base", `<feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://1.2.3.4.5/d/"><link href="x"/></feed>`, robofilter.XML},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var urls []string
+			opts := robofilter.Options{Format: c.format}
+			opts.Base = "https://a.example/p/q.html"
+			res, err := robofilter.Process(strings.NewReader(c.page), opts, robofilter.Outputs{Link: func(l filter.Link) error {
+				urls = append(urls, l.URL)
+				return nil
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(urls) != 1 || urls[0] != "https://a.example/p/x" {
+				t.Errorf("links %q, want the document base's https://a.example/p/x", urls)
+			}
+			if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Message, "no IPv4 address") {
+				t.Errorf("warnings %v, want one saying the host is no IPv4 address", res.Warnings)
+			}
+		})
+	}
+}
+
 // An output callback's error is the run's error, whichever outputs are
 // set: with no archive copy to write, it used to be dropped.
 func TestCallbackErrorIsReturned(t *testing.T) {

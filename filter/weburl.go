@@ -2,6 +2,7 @@ package filter
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/netip"
 	"net/url"
@@ -25,10 +26,9 @@ import (
 // parseWeb reads the result): a backslash before the query is a slash;
 // the slashes (two or more) before an authority are two; "http:x" against
 // an http base is the relative "x", and against any other base (or none)
-// "http://x"; a scheme-relative reference takes the base's scheme, so
-// that an empty host is no host; and a host's percent-escapes are
-// decoded. A web reference has a scheme (SchemeEnd) only when it has an
-// authority.
+// "http://x"; and a scheme-relative reference takes the base's scheme, so
+// that an empty host is no host. A web reference has a scheme (SchemeEnd)
+// only when it has an authority.
 func webHref(base *url.URL, href string) (s string, web bool) {
 	if i := SchemeEnd(href); i >= 0 {
 		scheme := href[:i]
@@ -44,51 +44,44 @@ func webHref(base *url.URL, href string) (s string, web bool) {
 			}
 			return rest, true
 		}
-		return scheme + "://" + webAuthority(strings.TrimLeft(rest, "/")), true
+		return scheme + "://" + strings.TrimLeft(rest, "/"), true
 	}
 	if base == nil || !specialScheme(base.Scheme) {
 		return href, false
 	}
 	href = backslashesAsSlashes(href)
 	if strings.HasPrefix(href, "//") {
-		return base.Scheme + "://" + webAuthority(strings.TrimLeft(href, "/")), true
+		return base.Scheme + "://" + strings.TrimLeft(href, "/"), true
 	}
 	return href, true
 }
 
-// webAuthority is s, an authority and what follows it, with the host's
-// percent-escapes decoded (the URL standard decodes them before it reads
-// the host; net/url refuses them). Escapes that decode to a byte that
-// would end the host or make it no host stay, and the host is refused as
-// it would be.
-func webAuthority(s string) string {
-	end := pathStart(s)
-	auth, rest := s[:end], s[end:]
-	at := strings.LastIndexByte(auth, '@') + 1
-	if host := auth[at:]; strings.IndexByte(host, '%') >= 0 {
-		if h, err := url.PathUnescape(host); err == nil && !strings.ContainsAny(h, "/?#@[]\\:%") && !strings.ContainsFunc(h, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
-			auth = auth[:at] + h
-		}
-	}
-	return auth + rest
-}
-
-// parseWeb reads s, a reference as webHref writes it for http(s): net/url
-// reads the scheme and authority; the path, query and fragment are split
-// off as the URL standard splits them and kept as written (RawPath,
+// parseWeb reads s, a reference as webHref writes it for http(s), as the
+// URL standard reads it: the userinfo is what comes before the last '@'
+// of the authority, the host and port are checked and written as
+// normalizeWeb has them (the error says why they are none), and the path,
+// query and fragment are split off and kept as written (RawPath,
 // RawQuery, RawFragment; Path and Fragment decoded, a '%' that starts no
-// escape left as it is), because net/url would refuse a stray '%' and
-// rewrite the escapes around a byte it escapes differently (see
+// escape left as it is). net/url reads none of it: it refuses hosts and
+// userinfo the standard takes ("h{x}", "a|b@h"), and a stray '%', and
+// rewrites the escapes around a byte it escapes differently (see
 // webEscapedPath).
 func parseWeb(s string) (*url.URL, error) {
 	u, rest := new(url.URL), s
 	if i := SchemeEnd(s); i >= 0 {
-		end := i + len("://") + pathStart(s[i+len("://"):])
-		var err error
-		if u, err = url.Parse(s[:end]); err != nil {
-			return nil, err
+		auth := s[i+len("://"):]
+		end := pathStart(auth)
+		auth, rest = auth[:end], auth[end:]
+		u.Scheme = strings.ToLower(s[:i])
+		if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+			// Decoded, as net/url keeps it; webString escapes it again.
+			name, pw, ok := strings.Cut(auth[:at], ":")
+			if u.User = url.User(percentDecode(name)); ok {
+				u.User = url.UserPassword(percentDecode(name), percentDecode(pw))
+			}
+			auth = auth[at+1:]
 		}
-		rest = s[end:]
+		u.Host = auth
 	}
 	if i := strings.IndexByte(rest, '#'); i >= 0 {
 		u.Fragment, u.RawFragment = percentDecode(rest[i+1:]), rest[i+1:]
@@ -99,6 +92,9 @@ func parseWeb(s string) (*url.URL, error) {
 		rest = rest[:i]
 	}
 	u.Path, u.RawPath = percentDecode(rest), rest
+	if why := normalizeWeb(u); why != "" {
+		return nil, errors.New(strings.TrimPrefix(why, "no URL: "))
+	}
 	return u, nil
 }
 
@@ -234,7 +230,11 @@ func webString(u *url.URL, fragment string) string {
 	b.WriteString(u.Scheme)
 	b.WriteString("://")
 	if u.User != nil {
-		b.WriteString(u.User.String())
+		writeUserinfo(&b, u.User.Username())
+		if pw, ok := u.User.Password(); ok {
+			b.WriteByte(':')
+			writeUserinfo(&b, pw)
+		}
 		b.WriteByte('@')
 	}
 	b.WriteString(u.Host)
@@ -278,6 +278,23 @@ func fragmentEncodes(c byte) bool {
 		return true
 	}
 	return c <= ' ' || c >= 0x7f
+}
+
+// writeUserinfo writes s, a decoded user name or password, with the URL
+// standard's userinfo set escaped, and a '%' that would read as an escape:
+// decoding it gives s back. (The standard keeps the escapes as written:
+// "%41" is "A" here.)
+func writeUserinfo(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case pathEncodes(c), strings.IndexByte("/:;=@[\\]|", c) >= 0,
+			c == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]):
+			writePercent(b, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
 }
 
 // percentEncode is s with the bytes in set percent-encoded; s itself
@@ -455,12 +472,15 @@ func normalizeWeb(u *url.URL) string {
 var hostProfile = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.Transitional(false),
 	idna.StrictDomainName(false), idna.CheckHyphens(false), idna.VerifyDNSLength(false))
 
-// webHost is host (as net/url decodes it) in the URL standard's form, or
-// why it is not a host.
+// webHost is host (as written, or as net/url decodes it) in the URL
+// standard's form, or why it is not a host.
 func webHost(host string) (string, string) {
 	if host[0] == '[' {
 		return ipv6Host(host)
 	}
+	// The standard reads a host's escapes ("h%41st.org"), then refuses
+	// what they give that no host has ("a%2Fb").
+	host = percentDecode(host)
 	ascii := true
 	for i := 0; i < len(host); i++ {
 		if host[i] >= 0x80 {

@@ -47,7 +47,7 @@ func TestWebURLsResolveAsBrowsersDo(t *testing.T) {
 		{"IPv4 part too large", "http://256.1.1.1/", "", "ends in a number but is no IPv4 address"},
 		{"port out of range", "http://b.example:99999/", "", `port "99999" is out of range`},
 		{"no host", "http:///", "", "no host"},
-		{"a caret in a host", "http://a^b.example/", "", `invalid character "^" in host name`},
+		{"a caret in a host", "http://a^b.example/", "", "which no host has"},
 		{"a caret mapped into a host", "http://a\uFF3Eb.example/", "", "which no host has"},
 		{"bad punycode", "http://xn--a.example/", "", "is not a domain name"},
 		{"punycode that would not read back", "//0\u2135", "", "is not a domain name"},
@@ -125,6 +125,14 @@ func TestWebURLsFollowTheStandardWhereNetURLDiffers(t *testing.T) {
 			"http://h.example/d/#%22%3C%3E%60%20{}|^[]\\?"},
 		{"the base's fragment is dropped", "http://h.example/d/p#f", "", "http://h.example/d/p"},
 		{"the base's fragment is replaced", "http://h.example/d/p#f", "#", "http://h.example/d/p#"},
+		// Userinfo and hosts net/url refuses.
+		{"userinfo with | and ^", "", "http://a|b:c^d@h.example/", "http://a%7Cb:c%5Ed@h.example/"},
+		{"userinfo the standard leaves", "", "http://a!b:c'(d)*@h.example/", "http://a!b:c'(d)*@h.example/"},
+		{"userinfo with @ and :", "", "http://a@b:c:d@h.example/", "http://a%40b:c%3Ad@h.example/"},
+		{"userinfo with a stray %", "", "http://a%:b%zz@h.example/", "http://a%:b%zz@h.example/"},
+		{"a base's userinfo", "http://a|b@h.example/d/", "x", "http://a%7Cb@h.example/d/x"},
+		{"braces in a host", "", "http://h{x}.example/", "http://h{x}.example/"},
+		{"a backtick in a host", "", "http://h`.example/", "http://h`.example/"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var base *url.URL
@@ -180,7 +188,7 @@ func TestWebResolutionAllocations(t *testing.T) {
 		max  float64
 	}{
 		{"x.html", 3}, {"sub/page#frag", 3}, {"?page=2", 2}, {"../a/b.html?q=1", 4},
-		{"http://other.example/a/b", 5}, {"//cdn.example/x.js", 5},
+		{"http://other.example/a/b", 3}, {"//cdn.example/x.js", 3},
 	} {
 		if n := testing.AllocsPerRun(100, func() { resolveSlow(base, c.href) }); n > c.max {
 			t.Errorf("%q: %v allocations, want at most %v", c.href, n, c.max)
