@@ -17,6 +17,8 @@ import (
 	"net/textproto"
 	"strconv"
 	"strings"
+
+	"github.com/robofilter/robofilter/internal/exact"
 )
 
 // MaxHeaderBytes bounds a record's header block, which is held whole (give
@@ -51,8 +53,8 @@ var ErrHeaderTooLong = errors.New("a WARC record's header is longer than 1 MiB")
 type Reader struct {
 	br     *bufio.Reader
 	count  *countingReader
-	block  *blockReader
-	offset int64 // where the current record starts
+	block  *exact.LengthReader // the current record's
+	offset int64               // where the current record starts
 	err    error
 }
 
@@ -93,25 +95,6 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// blockReader reads a record's block: its Content-Length bytes, the end
-// of the input before them an io.ErrUnexpectedEOF.
-type blockReader struct {
-	r io.Reader
-	n int64
-}
-
-func (b *blockReader) Read(p []byte) (int, error) {
-	if b.n <= 0 {
-		return 0, io.EOF
-	}
-	n, err := b.r.Read(p[:min(int64(len(p)), b.n)])
-	b.n -= int64(n)
-	if err == io.EOF && b.n > 0 {
-		err = io.ErrUnexpectedEOF
-	}
-	return n, err
-}
-
 // Next returns the next record, or io.EOF after the last. A record that is
 // not WARC (no WARC/ version line, no or a bad Content-Length) or cut short
 // is an error, with its offset (in the decompressed file, as Offset); the
@@ -125,7 +108,7 @@ func (r *Reader) Next() (*Record, error) {
 		if _, err := io.Copy(io.Discard, r.block); err != nil {
 			return nil, r.fail(r.offset, fmt.Errorf("reading the record's block: %w", err))
 		}
-		if r.block.n > 0 {
+		if r.block.N > 0 {
 			return nil, r.fail(r.offset, fmt.Errorf("the record's block is cut short: %w", io.ErrUnexpectedEOF))
 		}
 		r.block = nil
@@ -157,7 +140,7 @@ func (r *Reader) Next() (*Record, error) {
 	if err != nil || length < 0 {
 		return nil, r.fail(r.offset, fmt.Errorf("the record's Content-Length %q is not a length", header.Get("Content-Length")))
 	}
-	r.block = &blockReader{r: r.br, n: length}
+	r.block = exact.Reader(r.br, length)
 	return &Record{Header: header, Block: r.block, Offset: r.offset}, nil
 }
 

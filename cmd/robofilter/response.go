@@ -10,6 +10,8 @@ import (
 	"net/textproto"
 	"strconv"
 	"strings"
+
+	"github.com/robofilter/robofilter/internal/exact"
 )
 
 // maxHTTPHead bounds a response's status line and headers, as net/http's
@@ -142,7 +144,7 @@ func savedBody(br *bufio.Reader, resp *http.Response) io.Reader {
 	}
 	if n, err := strconv.ParseInt(strings.TrimSpace(resp.Header.Get("Content-Length")), 10, 64); err == nil && n >= 0 && len(resp.Header.Values("Content-Length")) == 1 {
 		resp.ContentLength = n
-		return &lengthBody{r: br, left: n}
+		return lengthBody{exact.Reader(br, n)}
 	}
 	return br
 }
@@ -173,20 +175,14 @@ func (c *chunkedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// lengthBody reads Content-Length bytes; fewer is io.ErrUnexpectedEOF.
-type lengthBody struct {
-	r    io.Reader
-	left int64
-}
+// lengthBody reads Content-Length bytes (an exact.Reader), saying so when
+// there are fewer.
+type lengthBody struct{ r io.Reader }
 
-func (l *lengthBody) Read(p []byte) (int, error) {
-	if l.left <= 0 {
-		return 0, io.EOF
-	}
-	n, err := l.r.Read(p[:min(int64(len(p)), l.left)])
-	l.left -= int64(n)
-	if err == io.EOF && l.left > 0 {
-		err = fmt.Errorf("the HTTP body is shorter than its Content-Length: %w", io.ErrUnexpectedEOF)
+func (l lengthBody) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	if err == io.ErrUnexpectedEOF {
+		err = fmt.Errorf("the HTTP body is shorter than its Content-Length: %w", err)
 	}
 	return n, err
 }
