@@ -113,6 +113,7 @@ type runConfig struct {
 	http, warc     bool
 	httpStatus     int    // the response's status (--http, --warc), for the document record
 	docURI         string // the record's WARC-Target-URI (--warc), for the document record
+	docTruncated   string // the record's WARC-Truncated reason (--warc), for the document record
 	jsonl          bool
 	page           bool // check --format html
 	pageDocs       int  // the documents on the page so far
@@ -285,6 +286,14 @@ func (rc *runConfig) document(name string, r io.Reader, opts robofilter.Options,
 		if rc.warc && !isPage(resp.Header.Get("Content-Type")) {
 			return true, nil // an image, a script, a style sheet …
 		}
+		if rc.docTruncated != "" {
+			// The record holds less than the response: what it holds is
+			// the document, not an error.
+			resp.Body = io.NopCloser(cutShortIsEnd{resp.Body})
+			if !rc.quiet {
+				fmt.Fprintf(rc.stderr, "robofilter: %s: note: the WARC record is truncated (WARC-Truncated: %s): the document is what it holds\n", name, rc.docTruncated)
+			}
+		}
 		body, opts, err := robofilter.FromResponse(resp, opts)
 		if err != nil {
 			return false, rc.unprocessed(name, err)
@@ -331,6 +340,19 @@ func (rc *runConfig) unprocessed(name string, err error) error {
 		return cli.Exit(fmt.Sprintf("writing output: %v", werr), exitFailure)
 	}
 	return nil
+}
+
+// cutShortIsEnd reads a body a WARC record holds only in part
+// (WARC-Truncated): its end before the length or the chunks the response
+// announced is its end.
+type cutShortIsEnd struct{ r io.Reader }
+
+func (c cutShortIsEnd) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		err = io.EOF
+	}
+	return n, err
 }
 
 // isPage reports whether a document of that Content-Type is a page
@@ -463,8 +485,9 @@ type documentRecord struct {
 	Warnings        []filter.Warning  `json:"warnings,omitempty"`
 	WarningsDropped int               `json:"warnings_dropped,omitempty"`
 	Error           string            `json:"error,omitempty"`
-	HTTPStatus      int               `json:"http_status,omitempty"` // --http, --warc: the response's status
-	URI             string            `json:"uri,omitempty"`         // --warc: the record's WARC-Target-URI
+	HTTPStatus      int               `json:"http_status,omitempty"`    // --http, --warc: the response's status
+	URI             string            `json:"uri,omitempty"`            // --warc: the record's WARC-Target-URI
+	Truncated       string            `json:"warc_truncated,omitempty"` // --warc: why the record holds less than the response
 }
 
 // documentRecord ends every file's records in JSON Lines.
@@ -473,7 +496,7 @@ func (rc *runConfig) writeDocument(name string, res *robofilter.Result, err erro
 		return err
 	}
 	d := documentRecord{Type: "document", File: name, Format: res.Format, Charset: res.Charset,
-		Directives: res.Directives, Warnings: res.Warnings, WarningsDropped: res.WarningsDropped, HTTPStatus: rc.httpStatus, URI: rc.docURI}
+		Directives: res.Directives, Warnings: res.Warnings, WarningsDropped: res.WarningsDropped, HTTPStatus: rc.httpStatus, URI: rc.docURI, Truncated: rc.docTruncated}
 	if err != nil {
 		d.Error = err.Error()
 	}

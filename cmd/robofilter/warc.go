@@ -54,9 +54,9 @@ func (rc *runConfig) warcDocuments(name string, r io.Reader, fn documentFunc) (b
 				continue
 			}
 		}
-		rc.docURI = uri
+		rc.docURI, rc.docTruncated = uri, rec.Header.Get("WARC-Truncated")
 		docOK, werr := rc.document(docName(name, n), body, opts, isHTTP, fn)
-		rc.docURI = ""
+		rc.docURI, rc.docTruncated = "", ""
 		if werr != nil {
 			return false, werr
 		}

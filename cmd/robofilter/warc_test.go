@@ -93,3 +93,18 @@ func TestWARCRecordThatFailsIsReportedAndTheRestRead(t *testing.T) {
 		t.Errorf("--warc with --http: status %d, %q", code, errOut)
 	}
 }
+
+// A record that holds less than its response (WARC-Truncated: a crawler's
+// length limit) is a document of what it holds, with a note.
+func TestTruncatedWARCRecordIsWhatItHolds(t *testing.T) {
+	block := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5000\r\n\r\n<p>kept <a href=/k>k</a>"
+	in := fmt.Sprintf("WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://t.example/\r\nContent-Type: application/http; msgtype=response\r\nWARC-Truncated: length\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", len(block), block)
+	f := writeFile(t, t.TempDir(), "t.warc", in)
+	out, errOut, code := runCLI(t, "", "links", "--warc", "--format", "jsonl", f)
+	if code != 0 || !strings.Contains(out, `"url":"https://t.example/k"`) || !strings.Contains(out, `"warc_truncated":"length"`) || strings.Contains(out, `"error"`) {
+		t.Errorf("status %d:\n%s", code, out)
+	}
+	if !strings.Contains(errOut, "#1: note: the WARC record is truncated (WARC-Truncated: length)") {
+		t.Errorf("stderr %q", errOut)
+	}
+}
