@@ -18,8 +18,9 @@ import (
 // character (single-byte charsets, Shift_JIS, EUC, GBK, Big5 …) each
 // character's original length is that of its encoding (one byte for a
 // character the charset cannot encode: U+FFFD standing for bad input); in
-// UTF-16, lines and columns count the decoded text (its newlines are not
-// single bytes) and the offset the original; in a stateful charset
+// UTF-16, two bytes a character (four beyond the Basic Multilingual
+// Plane), its lines read from the decoded text (a byte 0x0A of the
+// original may be half of another character); in a stateful charset
 // (ISO-2022-JP), positions count the decoded text.
 type feedUnits struct {
 	enc   *encoding.Encoder // nil: the decoded bytes
@@ -75,9 +76,6 @@ func (u *feedUnits) advance(p filter.Pos, b []byte) filter.Pos {
 		return q
 	}
 	q.Offset = p.Offset + int64(u.origLen(b))
-	if u.utf16 {
-		return q
-	}
 	if i := bytes.LastIndexAny(b, "\r\n"); i >= 0 {
 		q.Col = 1 + u.origLen(b[i+1:])
 	} else {

@@ -11,10 +11,9 @@ var newline = []byte{'\n'}
 // Pos is a place in the input: a byte offset and the 1-based line and column
 // (columns count bytes). Positions are those of the original bytes, before
 // any charset decoding, so they point into the file as the author sees it,
-// in every ASCII-compatible charset, and in the HTML stage in every
-// charset (UTF-16 and ISO-2022-JP, decoded before they are tokenized,
-// included). The XML stage counts the decoded UTF-8 text in lines and
-// columns of UTF-16 and in all of ISO-2022-JP's positions.
+// in every charset (UTF-16 and ISO-2022-JP, decoded before they are read,
+// included), except in the XML stage's ISO-2022-JP, where they count the
+// decoded UTF-8 text.
 type Pos struct {
 	Offset  int64
 	Line    int

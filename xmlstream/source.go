@@ -428,9 +428,12 @@ func clampSpan(a, b int64, n int) (int, int) {
 }
 
 // advance returns the position after a token, given its original and
-// decoded bytes. Lines and columns count original bytes, except in UTF-16
-// and modeWhole, where they count the decoded text's bytes (the original's
-// newlines are not single bytes there); Offset always counts original bytes.
+// decoded bytes. Offset, lines and columns count original bytes, as the
+// HTML stage's do, except in modeWhole, where they count the decoded
+// text's. In UTF-16 the lines are the decoded text's (a byte 0x0A or 0x0D
+// of the original may be half of another character), and a column counts
+// the original bytes since the line's end: two per character of the
+// decoded text, four beyond the Basic Multilingual Plane.
 func (s *source) advance(p filter.Pos, raw, dec []byte) filter.Pos {
 	switch {
 	case s.mode == modeWhole:
@@ -438,9 +441,28 @@ func (s *source) advance(p filter.Pos, raw, dec []byte) filter.Pos {
 	case s.unit == 2:
 		q := p.Advance(dec)
 		q.Offset = p.Offset + int64(len(raw))
+		if end := bytes.LastIndexAny(dec, "\n\r"); end >= 0 {
+			q.Col = 1 + utf16Bytes(dec[end+1:])
+		} else {
+			q.Col = p.Col + len(raw)
+		}
 		return q
 	}
 	return p.Advance(raw)
+}
+
+// utf16Bytes is the length in UTF-16 of UTF-8 text.
+func utf16Bytes(b []byte) int {
+	n := 0
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		b = b[size:]
+		n += 2
+		if r > 0xFFFF {
+			n += 2
+		}
+	}
+	return n
 }
 
 // pin makes a boundary of decoded offset d, held by the source, which

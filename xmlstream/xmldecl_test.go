@@ -77,7 +77,7 @@ func TestXMLDeclarationWellFormedness(t *testing.T) {
 			err:     "1:56: " + misplaced},
 		{name: "declaration_in_utf16",
 			input: utf16LE(`<r>a<?xml version="1.0"?></r>`), text: "a\n", archive: utf16LE(`<r>a`),
-			err: "1:7: " + misplaced}, // columns count the BOM
+			err: "1:11: " + misplaced}, // columns count the input's bytes: the BOM's two, then two a character
 
 		// What the declaration must say.
 		{name: "no_version",
