@@ -193,7 +193,11 @@ func writeMarkedSource(w io.Writer, doc int, src []byte, regions []filter.Region
 		if to <= at {
 			return
 		}
-		text := html.EscapeString(strings.ToValidUTF8(string(decode(src[at:to])), "\uFFFD"))
+		text := strings.ToValidUTF8(string(decode(src[at:to])), "\uFFFD")
+		if at == 0 {
+			text = strings.TrimPrefix(text, "\uFEFF") // a byte order mark, no character of the page
+		}
+		text = html.EscapeString(text)
 		if classes := offClasses(regions, &deciders); classes != "" {
 			fmt.Fprintf(w, "<span class=\"%s\">%s</span>", classes, text)
 		} else {

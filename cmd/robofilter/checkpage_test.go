@@ -55,3 +55,13 @@ func TestCheckPageOfSeveralDocumentsIsOnePage(t *testing.T) {
 		t.Errorf("status %d:\n%s", code, out)
 	}
 }
+
+// A byte order mark is no character of the page shown.
+func TestCheckPageLeavesOutTheByteOrderMark(t *testing.T) {
+	for _, in := range []string{"\xef\xbb\xbf<p>x", "\xff\xfe<\x00p\x00>\x00x\x00"} {
+		out, _, _ := runCLI(t, in, "check", "--format", "html")
+		if !strings.Contains(out, "<pre>&lt;p&gt;x</pre>") {
+			t.Errorf("%q:\n%s", in, out)
+		}
+	}
+}
