@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -189,4 +190,24 @@ func TestNoEllipsisBeforeTheBody(t *testing.T) {
 			t.Errorf("%s:\n got %q\nwant %q", in, out, want)
 		}
 	}
+}
+
+// Any input: readHTTPResponse ends (a response or an error), and the body
+// it gives reads to its end without panicking, within the input's size.
+func FuzzReadHTTPResponse(f *testing.F) {
+	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc"))
+	f.Add([]byte("HTTP/1.1 301 Moved\r\nLocation: /\r\n\r\nHTTP/2 200\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"))
+	f.Add([]byte("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n<p>x"))
+	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 5\r\n\r\n<p>x"))
+	f.Add([]byte("HTTP/3 204\r\n\r\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		resp, err := readHTTPResponse(bytes.NewReader(in))
+		if err != nil {
+			return
+		}
+		body, err := io.ReadAll(resp.Body)
+		if len(body) > len(in) && err == nil {
+			t.Fatalf("a body of %d bytes from %d", len(body), len(in))
+		}
+	})
 }
