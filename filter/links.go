@@ -508,7 +508,7 @@ func repairHref(href string) string {
 	var b strings.Builder
 	for i := 0; i < len(href); i++ {
 		switch c := href[i]; {
-		case c == '%' && !(i+2 < len(href) && isHexDigit(href[i+1]) && isHexDigit(href[i+2])),
+		case c == '%' && !escapeAt(href, i),
 			c <= ' ' || c == 0x7f:
 			writePercent(&b, c)
 		default:
@@ -524,6 +524,11 @@ func repairHref(href string) string {
 
 func isHexDigit(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// escapeAt: s[i] is the '%' of a percent-escape ('%' and two hex digits).
+func escapeAt(s string, i int) bool {
+	return s[i] == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2])
 }
 
 // ResolveReference resolves ref against base (nil: none): an http(s) URL

@@ -289,7 +289,7 @@ func writeUserinfo(b *strings.Builder, s string) {
 		c := s[i]
 		switch {
 		case pathEncodes(c), strings.IndexByte("/:;=@[\\]|", c) >= 0,
-			c == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]):
+			escapeAt(s, i):
 			writePercent(b, c)
 		default:
 			b.WriteByte(c)
@@ -334,7 +334,7 @@ func percentDecode(s string) string {
 	b := make([]byte, 0, len(s))
 	b = append(b, s[:i]...)
 	for ; i < len(s); i++ {
-		if c := s[i]; c == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]) {
+		if c := s[i]; escapeAt(s, i) {
 			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
 			i += 2
 		} else {
