@@ -121,7 +121,10 @@ func decodeContent(body io.Reader, headers []string) (io.Reader, error) {
 // inflate reads HTTP's deflate coding: zlib-wrapped, as RFC 9110 says, or
 // the bare deflate stream some servers send instead (browsers take both).
 func inflate(body io.Reader) (io.Reader, error) {
-	br := bufio.NewReader(body)
+	br, ok := body.(*bufio.Reader) // decodeContent's, for the outermost coding
+	if !ok {
+		br = bufio.NewReader(body)
+	}
 	head, err := br.Peek(2)
 	if err != nil && len(head) < 2 {
 		if err == io.EOF {

@@ -44,15 +44,10 @@ func (rc *runConfig) warcDocuments(name string, r io.Reader, fn documentFunc) (b
 		body := rec.Block
 		if !isHTTP {
 			// A resource record's block is the document itself, its
-			// media type the record's Content-Type.
+			// media type the record's Content-Type; with no coding to
+			// undo, FromResponse has no error to give.
 			resp := &http.Response{Header: http.Header{"Content-Type": {rec.Header.Get("Content-Type")}}, Body: io.NopCloser(body)}
-			if body, opts, err = robofilter.FromResponse(resp, opts); err != nil {
-				if werr := rc.unprocessed(docName(name, n), err); werr != nil {
-					return false, werr
-				}
-				ok = false
-				continue
-			}
+			body, opts, _ = robofilter.FromResponse(resp, opts)
 		}
 		rc.docURI, rc.docTruncated = uri, rec.Header.Get("WARC-Truncated")
 		docOK, werr := rc.document(docName(name, n), body, opts, isHTTP, fn)
