@@ -10,8 +10,10 @@
 // KiB, and feeds the core as it goes: nothing waits for the end of the
 // document. Memory is bounded by the nesting depth (what is kept per open
 // element: under a kilobyte, its scope and position) and by the
-// longest token (a tag, a text or a comment: Options.MaxTokenSize), never
-// by the document's size; a token past MaxTokenSize or nesting past
+// longest tag, doctype or CDATA section (Options.MaxTokenSize), never by
+// the document's size: text, raw text and comments that run on past a
+// piece (1 MiB, or half MaxTokenSize) come in pieces (pieces.go), each
+// appended to the one before. A token past MaxTokenSize or nesting past
 // MaxDepth stops the run with a *filter.PosError that wraps
 // filter.ErrTokenTooLong or filter.ErrTooDeep. Bad markup never fails:
 // HTML has a parse for every byte sequence. The only other errors are the
@@ -22,7 +24,8 @@
 //
 //   - The tokenizer (tokenizer.go) makes exactly the tokens
 //     golang.org/x/net/html's Tokenizer makes of the input (its tests
-//     replay x/net's as the oracle), scanning its window in place, and
+//     replay x/net's as the oracle), but for the pieces of long text,
+//     which join to x/net's tokens, scanning its window in place, and
 //     hands over to x/net for the rare tokens cut short by the end of the
 //     input or the size limit. Raw bytes partition the input: the archive
 //     copy is made of them.

@@ -257,3 +257,25 @@ func FuzzOracle(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPieces checks that the outputs do not depend on the piece size
+// (pieces.go): arbitrary input, read a few bytes at a time so that text
+// runs past small pieces, at pieces of 1 to 8 bytes.
+func FuzzPieces(f *testing.F) {
+	fuzzSeeds(f)
+	for _, s := range pieceCases {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 4096 {
+			return
+		}
+		piece := 1 + len(data)%8
+		want, wantArchive, wantErr := runAllOutputs(t, bytes.NewReader(data), Options{MaxDepth: 1 << 16})
+		got, archive, err := runAllOutputs(t, chunks(1+len(data)%5).make(data), Options{MaxDepth: 1 << 16, piece: piece})
+		if got != want || archive != wantArchive || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("piece %d:\n got %+v\n     archive %q, error %v\nwant %+v\n     archive %q, error %v",
+				piece, got, archive, err, want, wantArchive, wantErr)
+		}
+	})
+}

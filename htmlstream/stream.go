@@ -11,6 +11,7 @@ import (
 	"golang.org/x/net/html"
 	a "golang.org/x/net/html/atom"
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
 )
 
 // Options configure the HTML stage.
@@ -25,6 +26,9 @@ type Options struct {
 	deepFrom int
 	// afterToken, when set, sees the builder after each token (tests).
 	afterToken func(*builder)
+	// piece, when set, is the tokenizer's piece size (tests set it low to
+	// pass every text in pieces).
+	piece int
 }
 
 // Run reads an HTML document once and feeds the core. It never fails on
@@ -62,6 +66,12 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		maxDepth = filter.DefaultMaxDepth
 	}
 	z := newTokenizer(in.r, maxTok)
+	z.piece = min(defaultPiece, maxTok/2)
+	if opts.piece > 0 {
+		z.piece = opts.piece
+	}
+	_, singleByte := in.enc.(*charmap.Charmap)
+	z.cutInWords = in.dec == nil || singleByte
 	if len(in.bom) > 0 {
 		core.SetPos(z.pos)
 		core.Archive(in.bom, true)
@@ -250,7 +260,9 @@ func (d *driver) token(tt html.TokenType) {
 			where = b.commentTo
 		}
 		before := d.archive && c.ArchiveOn(where.scope)
-		CommentMarker(c, data)
+		if !d.z.commentPiece { // a comment long enough to come in pieces is no marker
+			CommentMarker(c, data)
+		}
 		if d.archive {
 			d.archiveRaw(before || c.ArchiveOn(where.scope))
 		}

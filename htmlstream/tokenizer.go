@@ -12,7 +12,9 @@ import (
 )
 
 // tokenizer splits HTML into exactly the tokens golang.org/x/net/html's
-// Tokenizer (v0.62.0) makes of it: the same types, the same Raw() bytes
+// Tokenizer (v0.62.0) makes of it (but for text, raw text and comments
+// longer than its piece size, which come in pieces that join to x/net's
+// token: pieces.go): the same types, the same Raw() bytes
 // (which partition the input), the same Text(), TagName() and TagAttr(),
 // and the same errors. x/net reads every byte through a method that does
 // not inline; this one scans its window of the input in place, with
@@ -113,6 +115,24 @@ type tokenizer struct {
 	// otherwise.
 	in   *rawInput
 	dpos filter.Pos
+
+	// Long text in pieces (pieces.go). piece is the size past which text,
+	// raw text and comments are passed in pieces (0: never); cutInWords
+	// says a piece may end between two ASCII bytes (UTF-8 or a
+	// single-byte charset: no ASCII byte is part of a wider character).
+	piece      int
+	cutInWords bool
+	// pieceCap, while set, caps the window's growth for a raw text scan:
+	// more fails past it, setting capped. The scanners note where each of
+	// their steps starts (resumeAt) and, in script, in which state.
+	pieceCap, resumeAt int
+	resumeState        int
+	capped             bool
+	// scriptState is the state the next piece of a script starts in.
+	scriptState int
+	// commentCont: the next token goes on with the comment this one is a
+	// piece of; commentPiece: this token is a piece of a comment.
+	commentCont, commentPiece bool
 }
 
 // span is a range of the current token's raw bytes, relative to its start.
@@ -220,8 +240,8 @@ func (z *tokenizer) Next() html.TokenType {
 	z.attrs = z.attrs[:0]
 	z.attrsRead = 0
 	z.out = z.out[:0]
-	z.textIsRaw, z.convertNUL, z.plain = false, false, false
-	if z.x != nil || z.err != nil || z.rawTag != "" {
+	z.textIsRaw, z.convertNUL, z.plain, z.commentPiece = false, false, false, false
+	if z.x != nil || z.err != nil || z.rawTag != "" || z.commentCont {
 		return z.nextOtherState()
 	}
 	tt, ok := z.scanData()
@@ -242,6 +262,10 @@ func (z *tokenizer) nextOtherState() html.TokenType {
 		z.tt = html.ErrorToken
 		return z.tt
 	}
+	if z.commentCont {
+		z.tt, _ = z.scanCommentFrom(0)
+		return z.tt
+	}
 	rawTag := z.rawTag
 	tt, ok := z.scanRawText()
 	if !ok {
@@ -255,22 +279,30 @@ func (z *tokenizer) nextOtherState() html.TokenType {
 // text. It reports false when the input ends or fails inside a token
 // (text aside), or when the token reaches the size limit.
 func (z *tokenizer) scanRawText() (html.TokenType, bool) {
-	switch z.rawTag {
-	case "plaintext":
+	if z.rawTag == "plaintext" {
 		for z.more(len(z.win) + 1) {
+			if n := len(z.win); z.piece > 0 && n >= z.piece {
+				if p := z.textCut(z.win, 0, n, false); p > 0 {
+					return z.textPiece(p, true, true) // the next token goes on with it
+				}
+			}
 		}
 		return z.textToEnd(true, true)
 	}
-	var end int
+	var end, cut int
 	var ok bool
 	if z.rawTag == "script" {
-		end, ok = z.scanScript()
+		end, cut, ok = z.scanRawPiece(z.scanScript)
 		z.textIsRaw = true
 	} else {
-		end, ok = z.scanRawTextEnd(z.rawTag)
+		end, cut, ok = z.scanRawPiece(z.scanRawTextEnd)
 		z.textIsRaw = z.rawTag != "textarea" && z.rawTag != "title"
 	}
-	z.rawTag = ""
+	if cut > 0 {
+		z.scriptState = z.resumeState
+		return z.textPiece(cut, z.textIsRaw, true)
+	}
+	z.rawTag, z.scriptState = "", scriptData
 	if !ok {
 		return z.textToEnd(z.textIsRaw, true)
 	}
@@ -382,6 +414,10 @@ func (z *tokenizer) setWindow() {
 // z.win afresh after it.
 func (z *tokenizer) more(n int) bool {
 	if z.maxBuf > 0 && n >= z.maxBuf {
+		return false
+	}
+	if z.pieceCap > 0 && n > z.pieceCap && n > len(z.win) {
+		z.capped = true
 		return false
 	}
 	for len(z.buf)-z.start < n && z.readErr == nil {
@@ -551,9 +587,12 @@ func (z *tokenizer) scanData() (html.TokenType, bool) {
 			lt = k
 		} else {
 			plain, looked = false, false // the text is looked at once it ends
+			var cut int
 			var ok bool
-			if lt, ok = z.find(len(win), '<'); !ok {
+			if lt, cut, ok = z.findTextEnd(len(win)); !ok {
 				return z.textToEnd(false, false)
+			} else if cut > 0 {
+				return z.textPiece(cut, false, false)
 			}
 			win = z.win
 		}
@@ -688,15 +727,53 @@ func (z *tokenizer) scanCDATA(i int) (html.TokenType, bool) {
 // that follows "--" or "--!", or only dashes since the data began
 // ("<!-->", "<!--->"); the data stops before those.
 func (z *tokenizer) scanComment() (html.TokenType, bool) {
-	const from = len("<!--")
-	lead := from // the run of dashes the data starts with ends here
+	return z.scanCommentFrom(len("<!--"))
+}
+
+// scanCommentFrom scans a comment whose data starts at from: after "<!--",
+// or at 0 in a piece that goes on with a comment (commentCont).
+func (z *tokenizer) scanCommentFrom(from int) (html.TokenType, bool) {
+	cont := from == 0
+	z.commentCont = false
+	for limit := z.piece; ; limit *= 2 {
+		z.pieceCap, z.capped = limit, false
+		tt, ok := z.scanCommentEnd(from, cont)
+		z.pieceCap = 0
+		switch {
+		case ok:
+			z.commentPiece = cont
+			return tt, true
+		case z.capped:
+			if p := z.textCut(z.win, from, len(z.win), true); p > from {
+				z.size, z.data = p, span{from, p}
+				z.commentCont, z.commentPiece = true, true
+				return html.CommentToken, true
+			}
+		case cont:
+			// x/net cannot be put inside a comment: end it here.
+			return z.commentPieceCutShort()
+		default:
+			return 0, false
+		}
+	}
+}
+
+// scanCommentEnd finds the end of the comment whose data starts at from
+// (see scanCommentFrom).
+func (z *tokenizer) scanCommentEnd(from int, cont bool) (html.TokenType, bool) {
+	// lead: the run of dashes the data starts with ends here; a piece
+	// that goes on with a comment has none.
+	lead := from
+	if cont {
+		lead = -1
+	}
 	for i := from; ; {
 		gt, ok := z.find(i, '>')
 		if !ok {
 			return 0, false
 		}
 		win := z.win
-		for lead < gt && win[lead] == '-' {
+		for lead >= 0 && lead < gt && win[lead] == '-' {
 			lead++
 		}
 		dataEnd := -1
@@ -1099,9 +1176,12 @@ func (z *tokenizer) findTagOpen(i int) (lt int, next byte, ok bool) {
 
 // scanRawTextEnd finds the end of RAWTEXT or RCDATA: the element's end
 // tag. It returns the length of the text before it.
-func (z *tokenizer) scanRawTextEnd(name string) (int, bool) {
+func (z *tokenizer) scanRawTextEnd() (int, bool) {
+	name := z.rawTag
 	i := 0
+	z.resumeState = scriptData
 	for {
+		z.resumeAt = i
 		lt, c, ok := z.findTagOpen(i)
 		if !ok {
 			return 0, false
@@ -1137,8 +1217,9 @@ const (
 // "<!--" and a "<script" inside it can hide. It returns the length of
 // the text before the end tag.
 func (z *tokenizer) scanScript() (int, bool) {
-	i, state := 0, scriptData
+	i, state := 0, z.scriptState
 	for {
+		z.resumeAt, z.resumeState = i, state
 		if state == scriptData {
 			lt, c, ok := z.findTagOpen(i)
 			if !ok {

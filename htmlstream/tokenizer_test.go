@@ -58,6 +58,9 @@ type tokenTrace struct {
 	attrs   []string
 	err     error
 	errText string
+	// cont: ours only, the token goes on with the comment before it (a
+	// piece, pieces.go).
+	cont bool
 }
 
 func (tr tokenTrace) String() string {
@@ -87,8 +90,12 @@ func trace(z tokenSource, rule, maxTokens int) []tokenTrace {
 		if told {
 			xnet.AllowCDATA(allowCDATA())
 		}
+		var cont bool
+		if ours, ok := z.(*tokenizer); ok {
+			cont = ours.commentCont
+		}
 		tt := z.Next()
-		tr := tokenTrace{tt: tt, raw: string(z.Raw()), pos: pos} // before Text: x/net's Text rewrites Raw
+		tr := tokenTrace{tt: tt, raw: string(z.Raw()), pos: pos, cont: cont} // before Text: x/net's Text rewrites Raw
 		if ours, ok := z.(*tokenizer); ok {
 			tr.pos = ours.Pos()
 		}

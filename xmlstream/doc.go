@@ -136,8 +136,13 @@
 //
 // Memory is bounded by the depth limit (one frame per open element) and the
 // token size limit: the input reader holds the current token and one read
-// chunk, and never lets a token (a whole text node, comment or DOCTYPE)
-// grow past MaxTokenSize bytes. What an open element keeps of its
+// chunk, and never lets a token (a tag, comment, CDATA section or DOCTYPE)
+// grow past MaxTokenSize bytes. A text node inside the root element is no
+// token of its own size: past a piece (1 MiB, or half MaxTokenSize) it
+// comes in pieces, each a text token appended to the one before, that end
+// anywhere in UTF-8 and in a charset decoded whole, and after white space
+// in a charset decoded by runs (where a long run without any still meets
+// the limit). What an open element keeps of its
 // attributes is bounded too: of a namespace declaration, only whether its
 // URI is one the stage knows (and a prefix it redeclares shares the outer
 // binding's text); resolved xml:base values are at most 2 KiB each and

@@ -54,5 +54,12 @@ func FuzzXMLStage(f *testing.F) {
 		if a, b := whole.render(input), bytewise.render(input); a != b {
 			t.Fatalf("read whole and byte by byte, the results differ:\n%s\n---\n%s", a, b)
 		}
+		// Nor do the pieces long text nodes come in.
+		pieces := fuzzOptions
+		pieces.piece = 1 + len(input)%7
+		inPieces := runXML(t, iotest.OneByteReader(bytes.NewReader(input)), filter.Options{Base: "http://example.com/"}, pieces)
+		if a, b := whole.render(input), inPieces.render(input); a != b {
+			t.Fatalf("read whole and in pieces of %d, the results differ:\n%s\n---\n%s", pieces.piece, a, b)
+		}
 	})
 }

@@ -85,14 +85,14 @@ func TestHugeTokensHitTheTokenLimit(t *testing.T) {
 		head, fill, tail string
 		o                Options
 	}{
-		{"text node", "<doc><p>before</p>", "a", "</doc>", Options{}},
-		{"text node in a single-byte charset", "<?xml version='1.0' encoding='ISO-8859-1'?><doc><p>before</p>", "\xe9", "</doc>", Options{}},
-		{"text node in UTF-16", "\xff\xfe<\x00d\x00>\x00", "a\x00", "<\x00/\x00d\x00>\x00", Options{}},
+		// Text nodes come in pieces (TestLongTextNodesComeInPieces), but
+		// where the source decodes runs a piece ends after white space.
+		{"text node without white space in a single-byte charset", "<?xml version='1.0' encoding='ISO-8859-1'?><doc><p>before</p>", "\xe9", "</doc>", Options{}},
+		{"text node without white space in UTF-16", "\xff\xfe<\x00d\x00>\x00", "a\x00", "<\x00/\x00d\x00>\x00", Options{}},
 		{"CDATA section", "<doc><p>before</p><![CDATA[", "a", "]]></doc>", Options{}},
 		{"comment", "<doc><p>before</p><!--", "a", "--></doc>", Options{}},
 		{"attribute value", `<doc><p>before</p><p a="`, "a", `"/></doc>`, Options{}},
 		{"DOCTYPE internal subset", "<!DOCTYPE doc [<!-- ", "a", " -->]><doc/>", Options{}},
-		{"text node, small limit", "<doc><p>before</p>", "a", "</doc>", Options{MaxTokenSize: 1 << 20}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -121,10 +121,10 @@ func TestHugeTokensHitTheTokenLimit(t *testing.T) {
 }
 
 // A reference the token size limit cuts short is the limit's error, not
-// "not a reference" (the window ends inside it), at every chunking.
+// "not a reference" (the window ends inside it), at every chunking. (A
+// text node of them comes in pieces: TestLongTextNodesComeInPieces.)
 func TestReferenceCutByTheTokenLimitIsTheLimitsError(t *testing.T) {
 	for _, input := range []string{
-		"<r>" + strings.Repeat("&amp;", 30000) + "</r>",
 		`<r a="` + strings.Repeat("&#38;", 30000) + `"/>`,
 	} {
 		for _, ch := range chunkings([]byte(input), 3) {
@@ -411,14 +411,13 @@ func TestDuplicateAttrFindsTheFirstRepeatInDocumentOrder(t *testing.T) {
 }
 
 // A token that came in one read (the source checks the limit only when it
-// reads more) is held to the limit too, at every chunking: a 300-byte tag,
-// a comment and a text node under a 200-byte limit.
+// reads more) is held to the limit too, at every chunking: a 300-byte tag
+// and a comment under a 200-byte limit. (A text node comes in pieces.)
 func TestTokenInOneReadIsHeldToTheLimit(t *testing.T) {
 	long := strings.Repeat("a", 300)
 	for _, input := range []string{
 		`<r><p>before</p><x a="` + long + `"/>after</r>`,
 		`<r><p>before</p><!--` + long + `-->after</r>`,
-		`<r><p>before</p><q>` + long + `</q>after</r>`,
 	} {
 		for _, ch := range chunkings([]byte(input), 8) {
 			oc := runXML(t, ch.r(), filter.Options{}, Options{MaxTokenSize: 200})
@@ -427,6 +426,67 @@ func TestTokenInOneReadIsHeldToTheLimit(t *testing.T) {
 			}
 			if !strings.Contains(oc.text, "before") || strings.Contains(oc.text, "after") {
 				t.Fatalf("%.30q read %s: text %q, want what came before the token only", input, ch.name, oc.text)
+			}
+		}
+	}
+}
+
+// TestLongTextNodesComeInPieces: a text node far longer than the token size
+// limit is read to its end in pieces, in UTF-8, in a charset decoded by
+// runs (a piece ends after white space there) and decoded whole, with the
+// archive copy the input's bytes and memory bounded by the limit.
+func TestLongTextNodesComeInPieces(t *testing.T) {
+	const size = 8 << 20
+	const limit = 1 << 20
+	cases := []struct {
+		name, head, fill, tail string
+		text                   string // the fill's text, repeated
+	}{
+		{"a word", "<doc>", "a", "</doc>", "a"},
+		{"words", "<doc>", "word ", "</doc>", "word "},
+		{"references", "<doc>", "&amp;&#x41;", "</doc>", "&A"},
+		{"line ends", "<doc>", "a\r\n", "</doc>", "a "},
+		{"words in a single-byte charset", "<?xml version='1.0' encoding='ISO-8859-1'?><doc>", "caf\xe9 ", "</doc>", "café "},
+		{"words in UTF-16", "\xff\xfe<\x00d\x00>\x00", "a\x00 \x00", "<\x00/\x00d\x00>\x00", "a "},
+		{"words in Shift_JIS", "<?xml version='1.0' encoding='Shift_JIS'?><doc>", "\x83\x5c ", "</doc>", "ソ "},
+		{"words in ISO-2022-JP", "<?xml version='1.0' encoding='ISO-2022-JP'?><doc>", "\x1b$B$3\x1b(B ", "</doc>", "こ "},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			o := Options{MaxTokenSize: limit}
+			n := size / len(tc.fill)
+			g := &generated{head: []byte(tc.head), fill: []byte(tc.fill), tail: []byte(tc.tail), n: n}
+			oc := runXML(t, g, filter.Options{}, o)
+			if oc.err != nil {
+				t.Fatalf("error %v", oc.err)
+			}
+			want := strings.TrimSpace(strings.Repeat(tc.text, n)) + "\n"
+			if oc.text != want {
+				t.Errorf("text of %d bytes, want %d", len(oc.text), len(want))
+			}
+			input := tc.head + strings.Repeat(tc.fill, n) + tc.tail
+			if !strings.Contains(tc.name, "ISO-2022-JP") && string(oc.archive) != input {
+				t.Errorf("archive copy of %d bytes differs from the input (%d bytes)", len(oc.archive), len(input))
+			}
+		})
+	}
+}
+
+// Pieces at every size and chunking give what the text node whole gives.
+func TestPiecesChangeNoOutput(t *testing.T) {
+	for _, input := range []string{
+		"<r>a &amp; b&#x41;c\r\nd\re ]] ] x]y é中 &lt;</r>",
+		"<?xml version='1.0' encoding='windows-1252'?><r>caf\xe9 a &amp; b\r\n c ]] d</r>",
+		"\xff\xfe<\x00r\x00>\x00a\x00 \x00b\x00&\x00a\x00m\x00p\x00;\x00 \x00=\xd8\x00\xdc \x00<\x00/\x00r\x00>\x00",
+		"<r>a ]]> b</r>", "<r>a \x01 b</r>", "<r>a b",
+	} {
+		want := runXML(t, strings.NewReader(input), filter.Options{}, Options{})
+		for piece := 1; piece <= 8; piece++ {
+			for _, ch := range chunkings([]byte(input), 3) {
+				got := runXML(t, ch.r(), filter.Options{}, Options{piece: piece})
+				if got.text != want.text || !bytes.Equal(got.archive, want.archive) || fmt.Sprint(got.err) != fmt.Sprint(want.err) {
+					t.Fatalf("%q, piece %d, %s:\n got %q %q %v\nwant %q %q %v", input, piece, ch.name, got.text, got.archive, got.err, want.text, want.archive, want.err)
+				}
 			}
 		}
 	}

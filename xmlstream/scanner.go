@@ -122,6 +122,16 @@ type scanner struct {
 	buf   []byte // the source's bytes from start on
 	i     int    // next byte of buf to read
 
+	// piece, when positive, bounds text nodes: one that runs on past it is
+	// passed in pieces, each a text token, ending where pieceEnds says,
+	// so that it is held a piece at a time, not whole. Tree and outputs
+	// append each to the text before it.
+	piece int
+	// inElement: the next token is inside the root element. Text outside
+	// it is an error unless it is white space, and comes whole, so that
+	// the first error in it is the one reported.
+	inElement bool
+
 	kind  tokKind
 	name  []byte
 	empty bool // a start tag closed by "/>"
@@ -411,8 +421,20 @@ func (z *scanner) cr(t *textBuilder) {
 func (z *scanner) charData() error {
 	t := z.beginText(0)
 	for {
-		for z.i < len(z.buf) && textClass[z.buf[z.i]] == 0 {
+		// Up to the piece size, the text is scanned as usual; past it, a
+		// byte at a time, until a piece can end.
+		stop := len(z.buf)
+		if z.piece > 0 {
+			if z.i >= z.piece && z.pieceEnds() {
+				break
+			}
+			stop = min(stop, max(z.piece, z.i+1))
+		}
+		for z.i < stop && textClass[z.buf[z.i]] == 0 {
 			z.i++
+		}
+		if z.i == stop && stop < len(z.buf) {
+			continue
 		}
 		if z.i == len(z.buf) {
 			if !z.more(1) {
@@ -450,6 +472,26 @@ func (z *scanner) charData() error {
 	}
 	z.text = z.bytesOf(z.finishText(&t, z.i))
 	return nil
+}
+
+// pieceEnds reports whether a text node that has run on past the piece
+// size may end a piece at z.i, where everything before is read (a
+// reference, a CR and its LF, a whole character): in the document (not an
+// entity's replacement text, which is bounded), not after ']' (which with
+// "]>" after it is an error), and, where the source decodes runs, after
+// white space, whose original offset the source then pins.
+func (z *scanner) pieceEnds() bool {
+	if z.piece <= 0 || z.i == 0 || len(z.frames) > 0 || !z.inElement {
+		return false
+	}
+	c := z.buf[z.i-1]
+	if z.src.mode == modeMarkers {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+		z.src.pin(z.start+int64(z.i), c)
+	}
+	return c != ']'
 }
 
 // cutText keeps, for a text token that fails on a well-formedness error,

@@ -63,13 +63,13 @@ type source struct {
 	buf  []byte // decoded text; buf[0] is at decoded offset base
 	base int64
 
-	raw      []byte // modeMarkers: original bytes; raw[0] is at original offset rawBase
-	rawBase  int64
-	rawDone  int  // raw[:rawDone] is decoded into buf
-	rawScan  int  // raw[:rawScan] has been searched for delimiters
-	semiScan int  // raw[:semiScan] has been searched for ';' (see decodeRuns)
-	multi    bool // modeMarkers: a multi-byte charset other than UTF-16
-	bounds   []boundary
+	raw        []byte // modeMarkers: original bytes; raw[0] is at original offset rawBase
+	rawBase    int64
+	rawDone    int  // raw[:rawDone] is decoded into buf
+	rawScan    int  // raw[:rawScan] has been searched for delimiters
+	runEndScan int  // raw[:runEndScan] has been searched for the end of a run (see decodeRuns)
+	multi      bool // modeMarkers: a multi-byte charset other than UTF-16
+	bounds     []boundary
 
 	keep     int64 // decoded offset of the current token's start
 	maxToken int
@@ -164,7 +164,7 @@ func (s *source) compact() {
 		s.raw = s.raw[:n]
 		s.rawDone -= rdrop
 		s.rawScan -= rdrop
-		s.semiScan = max(s.semiScan-rdrop, 0)
+		s.runEndScan = max(s.runEndScan-rdrop, 0)
 		s.rawBase = rk
 		k := sort.Search(len(s.bounds), func(i int) bool { return s.bounds[i].dec >= s.keep })
 		n = copy(s.bounds, s.bounds[k:])
@@ -199,39 +199,41 @@ func (s *source) decodeRuns() {
 		s.decodeRun(s.raw[i:])
 		i = len(s.raw)
 		s.bounds = append(s.bounds, boundary{s.base + int64(len(s.buf)), s.rawBase + int64(i)})
-	} else if j := s.lastSemicolon(i); j >= 0 {
+	} else if j := s.lastRunEnd(i); j >= 0 {
 		// The text after the last delimiter is decoded up to its last ';'
-		// too, so that a long run of text cut by entity references, which
-		// end there, is read a chunk at a time, like its tokens, and the
-		// source can drop what they no longer need (compact), rather than
-		// be held whole until the next '<' or '>'. The ';' lastSemicolon
-		// finds is no part of another character, and the decoder sees it
-		// end the run, as when it decodes the run whole, so the decoded
-		// text is the same. It makes no boundary: offsets are mapped as
-		// before.
+		// or white space too, so that a long run of text cut by entity
+		// references, which end there, or by words is read a chunk at a
+		// time, like its tokens (a long text node comes in pieces that end
+		// after white space), and the source can drop what they no longer
+		// need (compact), rather than be held whole until the next '<' or
+		// '>'. The byte lastRunEnd finds is no part of another character,
+		// and the decoder sees it end the run, as when it decodes the run
+		// whole, so the decoded text is the same. It makes no boundary:
+		// offsets are mapped as before.
 		s.decodeRun(s.raw[i : j+s.unit])
 		i = j + s.unit
 	}
 	s.rawDone = i
 }
 
-// lastSemicolon finds the last ';' of the original at or after i (a unit
-// boundary) that is a character of its own, or -1, and remembers how far
-// it searched. In a multi-byte charset that is a ';' after an ASCII byte:
-// after another byte it may be the second byte of a GB18030 sequence as
-// golang.org/x/text reads it (a lead byte, then 0x30 to 0x3F), which a
-// cut would decode differently.
-func (s *source) lastSemicolon(i int) int {
+// lastRunEnd finds the last ';' or ASCII white space of the original at
+// or after i (a unit boundary) that is a character of its own, or -1, and
+// remembers how far it searched. White space is below 0x30: no charset
+// read by runs has it inside a wider character. In a multi-byte charset a
+// ';' must follow an ASCII byte: after another byte it may be the second
+// byte of a GB18030 sequence as golang.org/x/text reads it (a lead byte,
+// then 0x30 to 0x3F), which a cut would decode differently.
+func (s *source) lastRunEnd(i int) int {
 	b, last := s.raw, -1
-	i = max(i, s.semiScan)
+	i = max(i, s.runEndScan)
 	if s.unit == 1 {
 		for k := len(b) - 1; k >= i; k-- {
-			if b[k] == ';' && (!s.multi || k > 0 && b[k-1] < utf8.RuneSelf) {
+			if c := b[k]; runEnd[c] && (c != ';' || !s.multi || k > 0 && b[k-1] < utf8.RuneSelf) {
 				last = k
 				break
 			}
 		}
-		s.semiScan = len(b)
+		s.runEndScan = len(b)
 		return last
 	}
 	for ; i+1 < len(b); i += 2 {
@@ -239,13 +241,16 @@ func (s *source) lastSemicolon(i int) int {
 		if s.be {
 			lo, hi = hi, lo
 		}
-		if hi == 0 && lo == ';' {
+		if hi == 0 && runEnd[lo] {
 			last = i
 		}
 	}
-	s.semiScan = i
+	s.runEndScan = i
 	return last
 }
+
+// runEnd marks the bytes lastRunEnd looks for.
+var runEnd = [256]bool{';': true, ' ': true, '\t': true, '\n': true, '\r': true}
 
 // nextDelimiter finds the next '<' or '>' of the original at or after i
 // (a unit boundary), and remembers how far it searched.
@@ -467,11 +472,12 @@ func utf16Bytes(b []byte) int {
 
 // pin makes a boundary of decoded offset d, held by the source, which
 // stands at the '&' that starts an entity reference (c '&') or just after
-// the ';' that ends one (c ';'), so that its original offset is exact (the
-// archive copy may cut there, not only at a token's '<' or '>'). It counts
-// the '&' (or ';') of the decoded text since the boundary before d and
-// finds as many in the original: in every charset read by runs, as '<'
-// and '>', neither is part of another character. Where the count does
+// the ';' that ends one (c ';') or the white space that ends a piece of a
+// long text node (c ' ', '\t', '\n' or '\r'), so that its original offset
+// is exact (the archive copy may cut there, not only at a token's '<' or
+// '>'). It counts the c of the decoded text since the boundary before d
+// and finds as many in the original: in every charset read by runs, as
+// '<' and '>', none is part of another character. Where the count does
 // not hold (a charset that decodes something else to one), d keeps the
 // offset rawAt gives it.
 func (s *source) pin(d int64, c byte) {
@@ -501,7 +507,7 @@ func (s *source) pin(d int64, c byte) {
 				continue
 			}
 			r := s.rawBase + int64(i)
-			if c == ';' {
+			if c != '&' {
 				r += int64(u)
 			}
 			s.bounds = append(s.bounds, boundary{})

@@ -104,10 +104,10 @@ func TestLatin1TextCutByReferencesStaysBounded(t *testing.T) {
 	}
 }
 
-// Decoding a run of the original up to a ';' and the rest after it, as the
-// source now does, gives the same text as decoding it whole, in every
-// charset read by runs, whatever bytes come before and after the ';'.
-func TestDecodingSplitAfterSemicolonIsTheSame(t *testing.T) {
+// Decoding a run of the original up to a ';' or white space and the rest
+// after it, as the source does, gives the same text as decoding it whole,
+// in every charset read by runs, whatever bytes come before and after.
+func TestDecodingSplitAfterARunEndIsTheSame(t *testing.T) {
 	encs := map[string]encoding.Encoding{}
 	for _, name := range []string{"windows-1252", "iso-8859-2", "koi8-r", "shift_jis", "euc-jp", "euc-kr", "gbk", "gb18030", "big5", "utf-16le", "utf-16be"} {
 		enc, _ := lookupCharset(name)
@@ -116,7 +116,7 @@ func TestDecodingSplitAfterSemicolonIsTheSame(t *testing.T) {
 		}
 		encs[name] = enc
 	}
-	alphabet := []byte{';', ';', ';', 'a', '0', '5', '&', 0x00, 0x30, 0x39, 0x3a, 0x3f, 0x40, 0x7e, 0x80, 0x81, 0x8e, 0x8f, 0xa1, 0xa4, 0xc8, 0xd8, 0xdc, 0xe9, 0xfe, 0xff}
+	alphabet := []byte{';', ';', ';', ' ', '\t', '\n', '\r', 'a', '0', '5', '&', 0x00, 0x30, 0x39, 0x3a, 0x3f, 0x40, 0x7e, 0x80, 0x81, 0x8e, 0x8f, 0xa1, 0xa4, 0xc8, 0xd8, 0xdc, 0xe9, 0xfe, 0xff}
 	seed := uint32(1)
 	rnd := func(n int) int { seed = seed*1664525 + 1013904223; return int(seed>>8) % n }
 	for name, enc := range encs {
@@ -143,14 +143,14 @@ func TestDecodingSplitAfterSemicolonIsTheSame(t *testing.T) {
 				b = append(b, alphabet[rnd(len(alphabet))])
 			}
 			s := &source{unit: unit, be: be, raw: b, multi: !single && unit == 1}
-			j := s.lastSemicolon(0)
+			j := s.lastRunEnd(0)
 			if j < 0 {
 				continue
 			}
 			cut := j + unit
 			whole, split := decode(b), decode(b[:cut], b[cut:])
 			if !bytes.Equal(whole, split) || !utf8.Valid(split) {
-				t.Fatalf("%s: % x decodes to %q whole, to %q cut after the ';'", name, b, whole, split)
+				t.Fatalf("%s: % x decodes to %q whole, to %q cut after % x", name, b, whole, split, b[j])
 			}
 		}
 	}

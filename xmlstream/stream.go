@@ -32,7 +32,14 @@ type Options struct {
 	// finished, when set, sees the driver at the end of the run (tests
 	// read its counters).
 	finished func(*driver)
+	// piece, when set, is the scanner's piece size (tests set it low to
+	// pass every text node in pieces).
+	piece int
 }
+
+// textPiece is the piece size of long text nodes (scanner.piece), at most
+// half the token size limit.
+const textPiece = 1 << 20
 
 // maxLinkText bounds the text collected as the URL of an RSS <link> or a
 // sitemap <loc>.
@@ -60,6 +67,10 @@ func Run(r io.Reader, core *filter.Core, opts Options) error {
 	d := &driver{core: core, src: src, maxDepth: opts.MaxDepth, maxToken: opts.MaxTokenSize, pos: filter.StartPos}
 	d.ents = newEntities(opts.MaxTokenSize)
 	d.scan = newScanner(src, d.ents)
+	d.scan.piece = min(textPiece, opts.MaxTokenSize/2)
+	if opts.piece > 0 {
+		d.scan.piece = opts.piece
+	}
 	err = d.run()
 	if opts.finished != nil {
 		opts.finished(d)
@@ -197,6 +208,7 @@ func (d *driver) run() error {
 		d.pos = d.pos.Advance(bom)
 	}
 	for {
+		d.scan.inElement = len(d.stack) > 0
 		kind, err := d.scan.next()
 		if len(d.refs) > 0 {
 			// A token of an entity's replacement text, or its end.
@@ -216,7 +228,7 @@ func (d *driver) run() error {
 			if d.scan.cut {
 				d.cutToken()
 			}
-			return d.failure(err)
+			return d.stopAt(d.failure(err))
 		}
 		if end-d.tokStart > int64(d.maxToken) {
 			// The source checks the limit only when it reads more; a token
@@ -490,6 +502,16 @@ func (d *driver) cutToken() {
 	_ = d.charData(d.scan.text, raw, text)
 }
 
+// stopAt ends what is open where err stands (not where the token it is
+// in started: the last piece of a long text node, perhaps) and returns it.
+func (d *driver) stopAt(err error) error {
+	var pe *filter.PosError
+	if errors.As(err, &pe) {
+		d.core.SetPos(pe.Pos)
+	}
+	return err
+}
+
 func (d *driver) failure(err error) error {
 	var se *scanError
 	switch {
@@ -540,6 +562,9 @@ func (w *posWalk) at(off int64) filter.Pos {
 }
 
 func (d *driver) eof() error {
+	// What is still open runs to the end of the input (not to where the
+	// last token started: the last piece of a long text node, perhaps).
+	d.core.SetPos(d.pos)
 	if n := len(d.stack); n > 0 {
 		f := &d.stack[n-1]
 		return notWellFormed(d.pos, "the document ends inside <%s> (opened at %s)", f.tag(), f.pos)

@@ -1,0 +1,189 @@
+package htmlstream
+
+import (
+	"bytes"
+
+	"golang.org/x/net/html"
+)
+
+// Long text in pieces. Text, raw text (script, style, title, textarea,
+// plaintext…) and comments have no structure that needs them whole, and a
+// page can be one text node as long as the document. Past the tokenizer's
+// piece size, such a token is passed on in pieces of about that size, each
+// a token of the same type whose Raw() bytes follow the last one's: memory
+// stays bounded by the piece size, not by the text, and the token size
+// limit applies to tags, doctypes and CDATA sections only. Tree
+// construction appends each piece to the text before it, as html.Parse
+// appends adjacent text; the one place its tree could tell is whitespace
+// in a table, which html.Parse moves out of the table with the text run it
+// belongs to, where a piece made only of whitespace stays in the table.
+//
+// A piece never ends where its bytes would read otherwise whole: inside a
+// character reference, between CR and LF, inside a character, right after
+// '<', or inside the markup that would end a comment or a script's escape.
+
+// defaultPiece is the piece size run gives the tokenizer (and at most half
+// the token size limit).
+const defaultPiece = 1 << 20
+
+// cutAfter marks the bytes a piece may end with in any ASCII-compatible
+// charset: white space (not CR), and ASCII punctuation that is never the
+// second byte of a character in Shift_JIS, Big5, GBK, gb18030 or EUC (they
+// start at 0x40, or are digits in gb18030's four-byte form), ends every
+// character reference, and is neither '<' nor '&' nor '#'.
+var cutAfter = byteSet(func(c byte) bool {
+	switch {
+	case c == ' ', c == '\t', c == '\n', c == '\f':
+		return true
+	case c == '<', c == '&', c == '#':
+		return false
+	}
+	return 0x21 <= c && c <= 0x2F || 0x3A <= c && c <= 0x3F
+})
+
+// cutAfterInComment is cutAfter without '-' and '!'.
+var cutAfterInComment = byteSet(func(c byte) bool { return cutAfter[c] && c != '-' && c != '!' })
+
+// refByte marks what a character reference is made of after its '&'.
+var refByte = byteSet(func(c byte) bool { return isASCIILetter(c) || '0' <= c && c <= '9' || c == '#' })
+
+// textCut returns where a piece of the token in win may end, between lo
+// and hi (hi <= len(win)): the last place after a byte cutAfter marks or,
+// where words may be cut (cutInWords), before an ASCII byte outside a
+// character reference and not after CR or '<'. In a comment it does not
+// end a piece after '-' or '!', which with what follows could end the
+// comment. It returns 0 where there is none.
+func (z *tokenizer) textCut(win []byte, lo, hi int, comment bool) int {
+	lo = max(lo, 1)
+	after := &cutAfter
+	if comment {
+		after = &cutAfterInComment
+	}
+	for p := hi; p >= lo; p-- {
+		if after[win[p-1]] {
+			return p
+		}
+	}
+	if !z.cutInWords {
+		return 0
+	}
+	for p := min(hi, len(win)-1); p >= lo; p-- {
+		c, before := win[p], win[p-1]
+		if c >= 0x80 || before == '\r' || before == '<' || comment && (before == '-' || before == '!') {
+			continue
+		}
+		if !refByte[c] && c != ';' {
+			return p // c ends any reference before it
+		}
+		q := p - 1
+		for q >= 0 && refByte[win[q]] {
+			q--
+		}
+		if q < 0 || win[q] != '&' {
+			return p
+		}
+		p = q + 1 // the '&' at q starts a reference: try before it
+	}
+	return 0
+}
+
+// textPiece makes the first n bytes of win a text token, with the flags of
+// the text it is part of.
+func (z *tokenizer) textPiece(n int, textIsRaw, convertNUL bool) (html.TokenType, bool) {
+	z.size, z.data = n, span{0, n}
+	z.textIsRaw, z.convertNUL = textIsRaw, convertNUL
+	z.plain = !hasTextSpecial(z.win[:n])
+	return html.TextToken, true
+}
+
+// findTextEnd is find(i, '<') for text in the data state, except that it
+// reports cut (and no '<') once the text is as long as a piece and a piece
+// of it can end.
+func (z *tokenizer) findTextEnd(i int) (lt, cut int, ok bool) {
+	for {
+		if k := bytes.IndexByte(z.win[i:], '<'); k >= 0 {
+			return i + k, 0, true
+		}
+		i = len(z.win)
+		if z.piece > 0 && i >= z.piece {
+			if p := z.textCut(z.win, 0, i, false); p > 0 {
+				return 0, p, true
+			}
+		}
+		if !z.more(i + 1) {
+			return i, 0, false
+		}
+	}
+}
+
+// scanRawPiece runs scan (scanScript or scanRawTextEnd) with reads capped
+// at the piece size. Where the text runs on past it, it returns cut, the
+// length of the piece to pass; where no piece can end there, it tries
+// again with twice the cap.
+func (z *tokenizer) scanRawPiece(scan func() (int, bool)) (end, cut int, ok bool) {
+	if z.piece <= 0 {
+		end, ok = scan()
+		return end, 0, ok
+	}
+	for limit := z.piece; ; limit *= 2 {
+		z.pieceCap, z.capped = limit, false
+		end, ok = scan()
+		z.pieceCap = 0
+		if ok || !z.capped {
+			return end, 0, ok
+		}
+		if p := z.rawCut(); p > 0 {
+			return 0, p, true
+		}
+	}
+}
+
+// rawCut returns where a piece of raw text may end, given where the
+// scanner stopped (resumeAt, in script state resumeState): anywhere before
+// the stretch from there on that leaves the state as it is (up to the
+// next byte that could change it), after resumeAt in script, or 0.
+func (z *tokenizer) rawCut() int {
+	win, lo := z.win, z.resumeAt
+	if lo > len(win) {
+		return 0
+	}
+	hi := len(win)
+	switch z.resumeState {
+	case scriptData:
+		if k := bytes.IndexByte(win[lo:], '<'); k >= 0 {
+			hi = lo + k
+		}
+	case scriptEscaped, scriptDoubleEscaped:
+		if k := skip(win, lo, &dashOrLT); k < len(win) {
+			hi = k
+		}
+	default: // after a dash, the next byte decides
+		hi = lo
+	}
+	if z.rawTag != "script" {
+		lo = 0 // no state: any byte scanned so far is past (no end tag in it)
+	}
+	return z.textCut(win, lo, hi, false)
+}
+
+// commentPieceCutShort ends a comment that the end of the input (or the
+// size limit, where no piece could end) cuts short inside a piece that
+// goes on with it, as x/net ends a comment at the end of the input: its
+// data stops before a last "--!", "--" or "-".
+func (z *tokenizer) commentPieceCutShort() (html.TokenType, bool) {
+	n := len(z.buf) - z.start
+	if z.readErr == nil || z.maxBuf > 0 && n >= z.maxBuf {
+		return z.tagCutShort() // the limit's error
+	}
+	z.err = z.readErr
+	z.win = z.buf[z.start:]
+	end := n
+	for _, suffix := range []string{"--!", "--", "-"} {
+		if bytes.HasSuffix(z.win, []byte(suffix)) {
+			end -= len(suffix)
+			break
+		}
+	}
+	z.size, z.data, z.commentPiece = n, span{0, end}, true
+	return html.CommentToken, true
+}

@@ -1,0 +1,263 @@
+package htmlstream
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/phrase"
+	"golang.org/x/net/html"
+)
+
+// joinPieces joins the pieces of long tokens in a trace: consecutive text
+// tokens (on both sides: x/net has two in a row where CDATA follows
+// text), and a comment piece with the comment it goes on with.
+func joinPieces(tr []tokenTrace) []tokenTrace {
+	var out []tokenTrace
+	for _, t := range tr {
+		if n := len(out); n > 0 {
+			last := &out[n-1]
+			text := t.tt == html.TextToken && last.tt == html.TextToken
+			comment := t.tt == html.CommentToken && t.cont
+			if text || comment {
+				last.raw += t.raw
+				last.text = strings.TrimSuffix(last.text, "|") + t.text
+				last.err, last.errText = t.err, t.errText
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// pieceCases are long runs of what pieces may cut: character references,
+// line ends, characters of several bytes, '<' that opens nothing, raw text
+// end tags and script escapes, comment ends, CDATA.
+var pieceCases = []string{
+	"<p>ab &amp; c&lt;d &#x41;&#65 e\r\nf\rg é中 x&notit; y&ampz &#0000000065; &CounterClockwiseContourIntegral; a < b <> c\r\n\r\n end</p>",
+	strings.Repeat("word&amp;word ", 12) + "<b>x</b>" + strings.Repeat("ä", 30) + strings.Repeat("\r\n", 10) + strings.Repeat("&#x1F600;", 5),
+	"<title>a &amp; b</titl c</title x</title>after<textarea>\r\n&lt;x</textarea >y</textarea>z",
+	"<style>p { a: b } </styl </style>x<xmp>a<b>&amp;</xmp>y<iframe>f</ifram</iframe><noembed>n</noembed><noframes>f</noframes>",
+	"<script>if (a < b && c > d) { x = '<!-- <script> --> </script' } </script>after",
+	"<script><!-- a <script> b </script> c --> d </script>e",
+	"<script><!--<script>-- x -- </script> y--></script>z<script>a<!-b</script>",
+	"<script><!-- x -->- <!-- -<script></scriptx> -- --> </script>done",
+	"<!-- a-b--c--!d -> e - - --!> x --><!----><!---x--><p>y",
+	"<!--" + strings.Repeat("a-b--c--! ", 8) + "-->after",
+	"<svg><![CDATA[a < b ]] ]>]]>c<![CDATA[]]></svg>x",
+	"<plaintext>a &amp; </plaintext> <b> \r\n é",
+	"text then the end", "<p>unterminated comment<!-- a - b --", "<!-- a-", "<!-- a--!", "<script>a <!-- b <script> c",
+	"<title>x</tit", "<textarea>a &am", "a\r", "a &", "a &amp", "\xff\xfe text \xe2\x82", "a\x00b\x00 c",
+}
+
+// TestPiecesJoinToXNetsTokens runs the tokenizer with small piece sizes:
+// its pieces, joined, must be x/net's tokens, at every chunking.
+func TestPiecesJoinToXNetsTokens(t *testing.T) {
+	cases := append(append([]string{}, tokenizerCases...), pieceCases...)
+	readers := []readerKind{wholeReader, oneByte, halfReader, chunks(3), dataErr}
+	for _, src := range cases {
+		for _, rk := range readers {
+			x := html.NewTokenizer(rk.make([]byte(src)))
+			want := joinPieces(trace(x, 0, len(src)+2))
+			for _, inWords := range []bool{true, false} {
+				for piece := 1; piece <= 24; piece++ {
+					z := newTokenizer(rk.make([]byte(src)), 0)
+					z.piece, z.cutInWords = piece, inWords
+					got := joinPieces(trace(z, 0, len(src)+2))
+					what := fmt.Sprintf("%q, %s, piece %d, cut in words %v", clip([]byte(src)), rk.name, piece, inWords)
+					if len(got) != len(want) {
+						t.Fatalf("%s: %d tokens joined, x/net has %d\n got %v\nwant %v", what, len(got), len(want), got, want)
+					}
+					for i := range want {
+						if !got[i].equal(want[i]) {
+							t.Fatalf("%s: token %d differs\n got %v\nwant %v", what, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestLongTextComesInPieces checks that pieces are cut where the text runs
+// on past the piece size, and only where a piece can end.
+func TestLongTextComesInPieces(t *testing.T) {
+	tests := []struct {
+		name, src  string
+		inWords    bool
+		wantPieces bool
+	}{
+		{"words", strings.Repeat("word ", 100), false, true},
+		{"a word run, cut in words", strings.Repeat("a", 500), true, true},
+		{"a word run in a multi-byte charset", strings.Repeat("a", 500), false, false},
+		{"script", "<script>" + strings.Repeat("x=1;", 100), false, true},
+		{"comment", "<!--" + strings.Repeat("x ", 100), false, true},
+		{"comment of dashes", "<!--" + strings.Repeat("-", 300) + "-->", false, false},
+		{"plaintext", "<plaintext>" + strings.Repeat("a b ", 100), false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			z := newTokenizer(chunks(16).make([]byte(tc.src)), 0)
+			z.piece, z.cutInWords = 64, tc.inWords
+			longest, pieces := 0, 0
+			for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
+				longest = max(longest, len(z.Raw()))
+				if tt == html.TextToken || tt == html.CommentToken {
+					pieces++
+				}
+			}
+			if tc.wantPieces && (pieces < 2 || longest > len(tc.src)/2) {
+				t.Errorf("%d text or comment tokens, the longest %d bytes: not in pieces", pieces, longest)
+			}
+			if !tc.wantPieces && pieces != 1 {
+				t.Errorf("%d text or comment tokens: cut where no piece can end", pieces)
+			}
+		})
+	}
+}
+
+// runAllOutputs runs src through the stage with opts and returns its text,
+// snippet text, links and archive copy.
+func runAllOutputs(t testing.TB, r io.Reader, opts Options) (outputs, string, error) {
+	text, snip, links, out := collect()
+	var archive bytes.Buffer
+	out.Archive = &archive
+	c, err := filter.NewCore(oracleOpts(), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = run(r, c, opts)
+	c.Finish()
+	return outputs{text.String(), snip.String(), links.String()}, archive.String(), err
+}
+
+// piecesChangeNothing checks that all outputs are the same whatever the
+// piece size.
+func piecesChangeNothing(t *testing.T, src []byte, charset string) {
+	t.Helper()
+	want, wantArchive, wantErr := runAllOutputs(t, bytes.NewReader(src), Options{Charset: charset})
+	for _, piece := range []int{1, 2, 3, 7, 64} {
+		for _, rk := range []readerKind{oneByte, chunks(5), wholeReader} {
+			got, archive, err := runAllOutputs(t, rk.make(src), Options{Charset: charset, piece: piece})
+			if got != want || archive != wantArchive || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("%q (%s), piece %d, %s:\n got %+v\n     archive %q, error %v\nwant %+v\n     archive %q, error %v",
+					clip(src), charset, piece, rk.name, got, archive, err, want, wantArchive, wantErr)
+			}
+		}
+	}
+}
+
+// TestOutputsDoNotDependOnPieces: the pieces are the tokenizer's business;
+// text, links and the archive copy are the same at any piece size.
+func TestOutputsDoNotDependOnPieces(t *testing.T) {
+	var cases []string
+	for _, tc := range trickyCases {
+		cases = append(cases, tc.src)
+	}
+	cases = append(cases, pieceCases...)
+	cases = append(cases,
+		"<p>a<!--googleoff: index-->b <!-- a long comment, which is no marker --> c<!--googleon: index-->d",
+		"<p>a <span class=robots-noarchive>secret words here</span> b <a href=/x>anchor text of a link</a>",
+		"<table><tr><td>cell text with words<td>more</table>after the table")
+	for _, src := range cases {
+		piecesChangeNothing(t, []byte(src), "utf-8")
+	}
+	// Multi-byte charsets: pieces end only after punctuation and spaces.
+	for _, cs := range []string{"shift_jis", "big5", "gbk", "gb18030", "euc-kr", "euc-jp", "windows-1252"} {
+		src := []byte("<p>a \x83\x5c\x83\x41 \xa4\x40\x81\x30\x81\x30 b, c; \x8f\xa2\xaf&amp;x\x83\x5c.\xb0\xa1</p>")
+		piecesChangeNothing(t, src, cs)
+	}
+}
+
+// generatedText is a reader of head, then fill repeated n times, then tail,
+// that makes its bytes as they are read.
+type generatedText struct {
+	head, fill, tail []byte
+	n, i             int
+	read             int64
+}
+
+func (g *generatedText) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		switch {
+		case len(g.head) > 0:
+			k := copy(p[n:], g.head)
+			g.head, n = g.head[k:], n+k
+		case g.n > 0:
+			k := copy(p[n:], g.fill[g.i:])
+			n, g.i = n+k, g.i+k
+			if g.i == len(g.fill) {
+				g.i, g.n = 0, g.n-1
+			}
+		case len(g.tail) > 0:
+			k := copy(p[n:], g.tail)
+			g.tail, n = g.tail[k:], n+k
+		default:
+			g.read += int64(n)
+			if n == 0 {
+				return 0, io.EOF
+			}
+			return n, nil
+		}
+	}
+	g.read += int64(n)
+	return n, nil
+}
+
+// countingWriter counts what is written to it.
+type countingWriter struct{ n int64 }
+
+func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); return len(p), nil }
+
+// TestTextLongerThanTheTokenLimit: a text node, a script, a comment or
+// plaintext far longer than the token size limit is read to its end, in
+// memory bounded by the piece size.
+func TestTextLongerThanTheTokenLimit(t *testing.T) {
+	const size = 8 << 20
+	const limit = 1 << 20 // pieces of at most half of it
+	tests := []struct {
+		name, head, fill, tail string
+		text                   int64 // the length of the text output
+	}{
+		{"text node", "<p>", "word ", "</p>after", 5*(size/5) - 1 + int64(len("\nafter\n"))},
+		{"text node with references", "<p>", "a&amp;b ", "", 4*(size/8) - 1 + 1},
+		{"script", "<script>", "x=1;", "</script>after", int64(len("after\n"))},
+		{"unterminated script", "<script><!--", "x<y;", "", 0},
+		{"comment", "<!--", "x- ", "-->after", int64(len("after\n"))},
+		{"unterminated comment", "<p>before<!--", "x- ", "", int64(len("before\n"))},
+		{"plaintext", "<plaintext>", "a b ", "", 4*(size/4) - 1 + 1},
+		{"textarea", "<textarea>", "a&lt;", "</textarea>", 2*(size/5) + 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &generatedText{head: []byte(tc.head), fill: []byte(tc.fill), tail: []byte(tc.tail), n: size / len(tc.fill)}
+			total := int64(len(tc.head) + len(tc.tail) + size/len(tc.fill)*len(tc.fill))
+			var text, archive countingWriter
+			c, err := filter.NewCore(filter.Options{}, filter.Outputs{Text: phrase.NewWriter(&text), Archive: &archive})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := run(g, c, Options{MaxTokenSize: limit})
+			if _, ferr := c.Finish(); err == nil {
+				err = ferr
+			}
+			if err != nil {
+				t.Fatalf("error: %v", err)
+			}
+			if g.read != total || archive.n != total {
+				t.Errorf("read %d bytes and copied %d of %d", g.read, archive.n, total)
+			}
+			if text.n != tc.text {
+				t.Errorf("text output of %d bytes, want %d", text.n, tc.text)
+			}
+			if c := cap(b.z.buf); c > limit+maxRead {
+				t.Errorf("the tokenizer's buffer grew to %d bytes (pieces of at most %d)", c, limit/2)
+			}
+		})
+	}
+}
