@@ -3,6 +3,8 @@ package htmlstream
 import (
 	"bytes"
 
+	"github.com/robofilter/robofilter/filter"
+
 	"golang.org/x/net/html"
 )
 
@@ -26,11 +28,20 @@ import (
 // the token size limit).
 const defaultPiece = 1 << 20
 
+// minCommentPiece is the least a comment is held whole, whatever the piece
+// size: one that can be a marker (googleoff, <!--noindex-->: at most
+// filter.MaxMarkerLen bytes of text) comes whole.
+const minCommentPiece = 1 << 10
+
+var _ [minCommentPiece - len("<!---->") - filter.MaxMarkerLen]struct{} // it holds a marker whole
+
 // cutAfter marks the bytes a piece may end with in any ASCII-compatible
-// charset: white space (not CR), and ASCII punctuation that is never the
-// second byte of a character in Shift_JIS, Big5, GBK, gb18030 or EUC (they
-// start at 0x40, or are digits in gb18030's four-byte form), ends every
-// character reference, and is neither '<' nor '&' nor '#'.
+// charset: white space (not CR), and ASCII punctuation that ends every
+// character reference and is neither '<' nor '&' nor '#'. Below 0x30 none
+// is ever the second byte of a character in Shift_JIS, Big5, GBK, gb18030
+// or EUC (those start at 0x40, or at 0x30 in gb18030's four-byte form as
+// golang.org/x/text reads it); from 0x3A to 0x3F a piece ends after one
+// only where an ASCII byte comes before it.
 var cutAfter = byteSet(func(c byte) bool {
 	switch {
 	case c == ' ', c == '\t', c == '\n', c == '\f':
@@ -60,7 +71,7 @@ func (z *tokenizer) textCut(win []byte, lo, hi int, comment bool) int {
 		after = &cutAfterInComment
 	}
 	for p := hi; p >= lo; p-- {
-		if after[win[p-1]] {
+		if c := win[p-1]; after[c] && (c < 0x30 || p < 2 || win[p-2] < 0x80) {
 			return p
 		}
 	}

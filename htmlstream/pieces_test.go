@@ -48,6 +48,9 @@ var pieceCases = []string{
 	"<script><!-- x -->- <!-- -<script></scriptx> -- --> </script>done",
 	"<!-- a-b--c--!d -> e - - --!> x --><!----><!---x--><p>y",
 	"<!--" + strings.Repeat("a-b--c--! ", 8) + "-->after",
+	// Comments are held whole up to minCommentPiece.
+	"<!--" + strings.Repeat("a-b--c--! \r\n&amp;é-", 80) + "-->after", "<!--" + strings.Repeat("a-b--c--! \r\n", 120) + "--",
+	"<!--" + strings.Repeat("googleoff: index ", 70) + "--!>x",
 	"<svg><![CDATA[a < b ]] ]>]]>c<![CDATA[]]></svg>x",
 	"<plaintext>a &amp; </plaintext> <b> \r\n é",
 	"text then the end", "<p>unterminated comment<!-- a - b --", "<!-- a-", "<!-- a--!", "<script>a <!-- b <script> c",
@@ -95,8 +98,9 @@ func TestLongTextComesInPieces(t *testing.T) {
 		{"a word run, cut in words", strings.Repeat("a", 500), true, true},
 		{"a word run in a multi-byte charset", strings.Repeat("a", 500), false, false},
 		{"script", "<script>" + strings.Repeat("x=1;", 100), false, true},
-		{"comment", "<!--" + strings.Repeat("x ", 100), false, true},
-		{"comment of dashes", "<!--" + strings.Repeat("-", 300) + "-->", false, false},
+		{"comment", "<!--" + strings.Repeat("x ", 2000), false, true},
+		{"short comment", "<!--" + strings.Repeat("x ", 100) + "-->", false, false},
+		{"comment of dashes", "<!--" + strings.Repeat("-", 3000) + "-->", false, false},
 		{"plaintext", "<plaintext>" + strings.Repeat("a b ", 100), false, true},
 	}
 	for _, tc := range tests {
@@ -136,9 +140,13 @@ func runAllOutputs(t testing.TB, r io.Reader, opts Options) (outputs, string, er
 }
 
 // piecesChangeNothing checks that all outputs are the same whatever the
-// piece size.
+// piece size. The input starts with a comment of prescanSize bytes: the
+// charset prescan reads that much first, so what follows comes as the
+// reader gives it, a few bytes at a time, and text runs past the pieces.
 func piecesChangeNothing(t *testing.T, src []byte, charset string) {
 	t.Helper()
+	pad := "<!--" + strings.Repeat("-", prescanSize) + "-->"
+	src = append([]byte(pad), src...)
 	want, wantArchive, wantErr := runAllOutputs(t, bytes.NewReader(src), Options{Charset: charset})
 	for _, piece := range []int{1, 2, 3, 7, 64} {
 		for _, rk := range []readerKind{oneByte, chunks(5), wholeReader} {
@@ -168,7 +176,7 @@ func TestOutputsDoNotDependOnPieces(t *testing.T) {
 	}
 	// Multi-byte charsets: pieces end only after punctuation and spaces.
 	for _, cs := range []string{"shift_jis", "big5", "gbk", "gb18030", "euc-kr", "euc-jp", "windows-1252"} {
-		src := []byte("<p>a \x83\x5c\x83\x41 \xa4\x40\x81\x30\x81\x30 b, c; \x8f\xa2\xaf&amp;x\x83\x5c.\xb0\xa1</p>")
+		src := []byte("<p>a \x83\x5c\x83\x41 \xa4\x40\x81\x30\x81\x30 b, c; \x8f\xa2\xaf&amp;x\x83\x5c.\xb0\xa1\x81;\x81\x30:\x81\x3f\x81\x30</p>")
 		piecesChangeNothing(t, src, cs)
 	}
 }

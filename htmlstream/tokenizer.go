@@ -735,7 +735,11 @@ func (z *tokenizer) scanComment() (html.TokenType, bool) {
 func (z *tokenizer) scanCommentFrom(from int) (html.TokenType, bool) {
 	cont := from == 0
 	z.commentCont = false
-	for limit := z.piece; ; limit *= 2 {
+	limit := z.piece
+	if limit > 0 {
+		limit = max(limit, minCommentPiece)
+	}
+	for ; ; limit *= 2 {
 		z.pieceCap, z.capped = limit, false
 		tt, ok := z.scanCommentEnd(from, cont)
 		z.pieceCap = 0
