@@ -79,8 +79,11 @@ type tokenizer struct {
 	textIsRaw  bool // the text is not unescaped (script, style and the like)
 	plain      bool // see textIsPlain
 	convertNUL bool // Text replaces NUL with U+FFFD (raw text, CDATA)
-	attrs      []attrSpan
-	attrsRead  int
+	// commentPiece: this token is a piece of a comment (pieces.go), set
+	// beside the flags above (one store clears them all).
+	commentPiece bool
+	attrs        []attrSpan
+	attrsRead    int
 	// lastValEnd is where the value of the last attribute x/net would
 	// keep ends: "/>" right after it is that value's, not a self-closing
 	// mark.
@@ -131,8 +134,8 @@ type tokenizer struct {
 	// scriptState is the state the next piece of a script starts in.
 	scriptState int
 	// commentCont: the next token goes on with the comment this one is a
-	// piece of; commentPiece: this token is a piece of a comment.
-	commentCont, commentPiece bool
+	// piece of.
+	commentCont bool
 }
 
 // span is a range of the current token's raw bytes, relative to its start.
