@@ -158,45 +158,84 @@ func BenchmarkRatio(b *testing.B) {
 		kind outputKind
 	}{{"text", textOnly}, {"archive", archiveOnly}, {"links", linksOnly}, {"all", allThree}} {
 		b.Run(k.name, func(b *testing.B) {
-			timed := func(run func()) float64 {
-				start := time.Now()
-				run()
-				return float64(time.Since(start))
-			}
-			ratios := make([]float64, 0, b.N)
-			for i := 0; i < b.N; i++ {
-				before := timed(bare)
-				ours := timed(func() {
-					if _, err := Process(bytes.NewReader(src), Options{}, benchOutputs(k.kind)); err != nil {
-						b.Fatal(err)
-					}
-				})
-				after := timed(bare)
-				ratios = append(ratios, (before+after)/2/ours)
-			}
-			slices.Sort(ratios)
-			n := len(ratios)
-			b.ReportMetric(ratios[n/2], "median-of-bare")
-			b.ReportMetric(ratios[n/4], "q1-of-bare")
-			b.ReportMetric(ratios[(3*n)/4], "q3-of-bare")
+			benchRatio(b, bare, func() {
+				if _, err := Process(bytes.NewReader(src), Options{}, benchOutputs(k.kind)); err != nil {
+					b.Fatal(err)
+				}
+			})
 		})
 	}
 }
 
-// The corpus: real pages, each run through all three outputs.
-func BenchmarkCorpus(b *testing.B) {
+// BenchmarkCorpusRatio is BenchmarkRatio on the corpus's real pages, each
+// run on its own, as a crawler runs them.
+func BenchmarkCorpusRatio(b *testing.B) {
+	pages := corpusPages(b)
+	bare := func() {
+		for _, p := range pages {
+			tokenize(p, false)
+		}
+	}
+	for _, k := range []struct {
+		name string
+		kind outputKind
+	}{{"text", textOnly}, {"all", allThree}} {
+		b.Run(k.name, func(b *testing.B) {
+			benchRatio(b, bare, func() {
+				for _, p := range pages {
+					if _, err := Process(bytes.NewReader(p), Options{}, benchOutputs(k.kind)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
+
+// benchRatio runs b.N rounds of bare, ours, bare and reports the median
+// and quartiles of ours' speed as a share of bare's.
+func benchRatio(b *testing.B, bare, ours func()) {
+	timed := func(run func()) float64 {
+		start := time.Now()
+		run()
+		return float64(time.Since(start))
+	}
+	ratios := make([]float64, 0, b.N)
+	for i := 0; i < b.N; i++ {
+		before := timed(bare)
+		t := timed(ours)
+		after := timed(bare)
+		ratios = append(ratios, (before+after)/2/t)
+	}
+	slices.Sort(ratios)
+	n := len(ratios)
+	b.ReportMetric(ratios[n/2], "median-of-bare")
+	b.ReportMetric(ratios[n/4], "q1-of-bare")
+	b.ReportMetric(ratios[(3*n)/4], "q3-of-bare")
+}
+
+// corpusPages reads the corpus's HTML pages, or skips.
+func corpusPages(b *testing.B) [][]byte {
 	files, _ := filepath.Glob(filepath.Join("..", "shared", "corpus", "html", "*.html"))
 	if len(files) == 0 {
 		b.Skip("skipping: no shared corpus beside the checkout")
 	}
 	var pages [][]byte
-	total := 0
 	for _, f := range files {
 		p, err := os.ReadFile(f)
 		if err != nil {
 			b.Fatal(err)
 		}
 		pages = append(pages, p)
+	}
+	return pages
+}
+
+// The corpus: real pages, each run through all three outputs.
+func BenchmarkCorpus(b *testing.B) {
+	pages := corpusPages(b)
+	total := 0
+	for _, p := range pages {
 		total += len(p)
 	}
 	for _, kind := range []struct {
