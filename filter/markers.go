@@ -24,15 +24,18 @@ type CommentMarker struct {
 // warning), however long its comment.
 const maxUnknownFlags = 10
 
-// MaxMarkerLen is the longest comment text (between "<!--" and "-->") that
-// can be a marker: HTML passes longer comments in pieces (past 1 KiB), and
-// a marker is a few words.
-const MaxMarkerLen = 1000
+// MaxMarkerComment is the longest comment, as written from "<!--" to
+// "-->", that can be a marker: HTML passes longer comments in pieces, as
+// they come, and a marker is a few words. The stages check the comment as
+// written (its text can be much shorter: "&amp;" in HTML is one byte);
+// ParseCommentMarker checks its text against the same bound less the
+// delimiters.
+const MaxMarkerComment = 1 << 10
 
 // ParseCommentMarker reads a comment's text (between "<!--" and "-->").
 // A marker whose flags are all unknown has a Dialect and no switches.
 func ParseCommentMarker(data []byte) CommentMarker {
-	if len(data) > MaxMarkerLen {
+	if len(data) > MaxMarkerComment-len("<!---->") {
 		return CommentMarker{}
 	}
 	data = bytes.TrimSpace(data)
@@ -41,8 +44,8 @@ func ParseCommentMarker(data []byte) CommentMarker {
 	}
 	// Most comments are not markers: look before making a string. A
 	// googleoff comment may be long (flags on several indented lines, a
-	// note after them): it is read whole up to MaxMarkerLen, and only its
-	// text in messages is clipped.
+	// note after them): it is read whole up to MaxMarkerComment, and only
+	// its text in messages is clipped.
 	switch data[0] | 0x20 {
 	case 'n', '/':
 		if len(data) > len("/noindex") {

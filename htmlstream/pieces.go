@@ -30,10 +30,9 @@ const defaultPiece = 1 << 20
 
 // minCommentPiece is the least a comment is held whole, whatever the piece
 // size: one that can be a marker (googleoff, <!--noindex-->: at most
-// filter.MaxMarkerLen bytes of text) comes whole.
-const minCommentPiece = 1 << 10
-
-var _ [minCommentPiece - len("<!---->") - filter.MaxMarkerLen]struct{} // it holds a marker whole
+// filter.MaxMarkerComment bytes as written) comes whole, and a longer one
+// is no marker however it comes.
+const minCommentPiece = filter.MaxMarkerComment
 
 // cutAfter marks the bytes a piece may end with in any ASCII-compatible
 // charset: white space (not CR), and ASCII punctuation that ends every
@@ -60,10 +59,12 @@ var refByte = byteSet(func(c byte) bool { return isASCIILetter(c) || '0' <= c &&
 
 // textCut returns where a piece of the token in win may end, between lo
 // and hi (hi <= len(win)): the last place after a byte cutAfter marks or,
-// where words may be cut (cutInWords), before an ASCII byte outside a
-// character reference and not after CR or '<'. In a comment it does not
-// end a piece after '-' or '!', which with what follows could end the
-// comment. It returns 0 where there is none.
+// where words may be cut (cutInWords), before an ASCII byte or the first
+// byte of a UTF-8 sequence (a character of its own in a single-byte
+// charset too), outside a character reference and not after CR or '<'. In
+// a comment it does not end a piece after '-' or '!', which with what
+// follows could end the comment. It returns 0 where there is none. It
+// looks at each place once, and at most refWindow bytes before it.
 func (z *tokenizer) textCut(win []byte, lo, hi int, comment bool) int {
 	lo = max(lo, 1)
 	after := &cutAfter
@@ -80,23 +81,45 @@ func (z *tokenizer) textCut(win []byte, lo, hi int, comment bool) int {
 	}
 	for p := min(hi, len(win)-1); p >= lo; p-- {
 		c, before := win[p], win[p-1]
-		if c >= 0x80 || before == '\r' || before == '<' || comment && (before == '-' || before == '!') {
+		if 0x80 <= c && c < 0xC0 || before == '\r' || before == '<' || comment && (before == '-' || before == '!') {
 			continue
 		}
-		if !refByte[c] && c != ';' {
-			return p // c ends any reference before it
+		if refByte[c] || c == ';' {
+			if inReference(win, p) {
+				continue
+			}
 		}
-		q := p - 1
-		for q >= 0 && refByte[win[q]] {
-			q--
-		}
-		if q < 0 || win[q] != '&' {
-			return p
-		}
-		p = q + 1 // the '&' at q starts a reference: try before it
+		return p // c ends any reference before it
 	}
 	return 0
 }
+
+// refWindow is how far back inReference looks: past the longest named
+// reference (32 bytes), a run of letters and digits is no name x/net
+// reads whole.
+const refWindow = 40
+
+// inReference reports whether a piece ending before win[p] (a byte that
+// can go on with a character reference) could cut one: the run of
+// reference bytes before p starts with '&', or is longer than refWindow
+// and all hexadecimal digits (a numeric reference reads any number of
+// them).
+func inReference(win []byte, p int) bool {
+	hex := true
+	for q := p - 1; q >= max(p-refWindow, 0); q-- {
+		c := win[q]
+		if c == '&' {
+			return true
+		}
+		if !refByte[c] {
+			return false
+		}
+		hex = hex && (isHexDigit(c) || c == 'x' || c == 'X' || c == '#')
+	}
+	return hex && p > refWindow
+}
+
+func isHexDigit(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f' }
 
 // textPiece makes the first n bytes of win a text token, with the flags of
 // the text it is part of.
@@ -111,15 +134,17 @@ func (z *tokenizer) textPiece(n int, textIsRaw, convertNUL bool) (html.TokenType
 // reports cut (and no '<') once the text is as long as a piece and a piece
 // of it can end.
 func (z *tokenizer) findTextEnd(i int) (lt, cut int, ok bool) {
-	for {
+	for searched := 0; ; {
 		if k := bytes.IndexByte(z.win[i:], '<'); k >= 0 {
 			return i + k, 0, true
 		}
 		i = len(z.win)
 		if z.piece > 0 && i >= z.piece {
-			if p := z.textCut(z.win, 0, i, false); p > 0 {
+			// What was searched before has no place to end a piece.
+			if p := z.textCut(z.win, searched, i, false); p > 0 {
 				return 0, p, true
 			}
+			searched = i
 		}
 		if !z.more(i + 1) {
 			return i, 0, false

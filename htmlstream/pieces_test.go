@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/chunked"
 	"github.com/robofilter/robofilter/phrase"
 	"golang.org/x/net/html"
 )
@@ -267,5 +268,108 @@ func TestTextLongerThanTheTokenLimit(t *testing.T) {
 				t.Errorf("the tokenizer's buffer grew to %d bytes (pieces of at most %d)", c, limit/2)
 			}
 		})
+	}
+}
+
+// joinedText runs the tokenizer over src with the given limit and piece
+// size and returns the text of its text tokens joined, the other tokens'
+// raw bytes between brackets, and its error.
+func joinedText(src string, rk readerKind, maxBuf, piece int) (string, error) {
+	z := newTokenizer(rk.make([]byte(src)), maxBuf)
+	z.piece, z.cutInWords = piece, true
+	var b strings.Builder
+	for {
+		cont := z.commentCont
+		switch tt := z.Next(); tt {
+		case html.ErrorToken:
+			return b.String(), z.Err()
+		case html.TextToken:
+			b.Write(z.Text())
+		case html.CommentToken:
+			if cont {
+				s := strings.TrimSuffix(b.String(), "}")
+				b.Reset()
+				b.WriteString(s)
+			} else {
+				b.WriteString("{")
+			}
+			b.WriteString(string(z.Text()) + "}")
+		default:
+			b.WriteString("[" + string(z.Raw()) + "]")
+		}
+	}
+}
+
+// TestPiecesEndBeforeTheLimit: text, raw text and comments longer than the
+// token limit come in pieces whatever the reads (the window may already
+// hold the limit's worth of bytes when the piece size is reached), and a
+// script whose escape no piece can leave before the limit is the limit's
+// error, never x/net's reading of it from a state it was not in.
+func TestPiecesEndBeforeTheLimit(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+		maxBuf, piece   int
+	}{
+		{"script", "<script>" + strings.Repeat("x=1; ", 40) + "</script>after", "[<script>]" + strings.Repeat("x=1; ", 40) + "[</script>]after", 64, 32},
+		{"style", "<style>" + strings.Repeat("p {} ", 40) + "</style>after", "[<style>]" + strings.Repeat("p {} ", 40) + "[</style>]after", 64, 32},
+		{"plaintext", "<plaintext>" + strings.Repeat("a b ", 40), "[<plaintext>]" + strings.Repeat("a b ", 40), 64, 32},
+		{"text with a '<' last in the window", strings.Repeat("a", 62) + "< b" + strings.Repeat(" c", 40), strings.Repeat("a", 62) + "< b" + strings.Repeat(" c", 40), 64, 32},
+		{"comment", "<!--" + strings.Repeat("x- ", 1500) + "-->after", "{" + strings.Repeat("x- ", 1500) + "}after", 4096, 2048},
+	}
+	for _, tc := range tests {
+		for _, rk := range []readerKind{wholeReader, chunks(7), oneByte} {
+			got, err := joinedText(tc.src, rk, tc.maxBuf, tc.piece)
+			if err != io.EOF || got != tc.want {
+				t.Errorf("%s, %s: error %v, text\n%q\nwant\n%q", tc.name, rk.name, err, clip([]byte(got)), clip([]byte(tc.want)))
+			}
+		}
+	}
+	// A double escape that pieces go on with, then, in the escape, tags no
+	// piece can end in before the limit (in a multi-byte charset, not after
+	// '>' that follows a byte above ASCII). From script data, x/net would
+	// end the script at the first "</script>".
+	src := "<script><!--<script> " + strings.Repeat("a b ", 20) + "</script>" + strings.Repeat("<b\x81>", 30) + "--></script>after"
+	for _, rk := range []readerKind{wholeReader, chunks(7)} {
+		z := newTokenizer(rk.make([]byte(src)), 64)
+		z.piece, z.cutInWords = 16, false
+		for tt := z.Next(); tt != html.ErrorToken; tt = z.Next() {
+			if tt == html.TextToken && strings.Contains(string(z.Raw()), "after") {
+				t.Fatalf("%s: the script ended early: text %q", rk.name, z.Raw())
+			}
+		}
+		if z.Err() != html.ErrBufferExceeded {
+			t.Errorf("%s: error %v, want the limit's", rk.name, z.Err())
+		}
+	}
+}
+
+// TestTextWithoutPlacesToCut: text where no piece can end for a long
+// stretch (characters of several bytes with no ASCII between them) is
+// searched for a place once, not again at every read: 4 MB of CJK in 4 KiB
+// reads took about 5 s when each read searched the window again.
+func TestTextWithoutPlacesToCut(t *testing.T) {
+	const n = 4 << 20
+	for _, tc := range []struct {
+		name, fill string
+		text       int64
+	}{
+		{"UTF-8", "中", n/3*3 + int64(len("\nafter\n"))},
+		{"long numeric reference", "0", int64(len("\uFFFD\nafter\n"))}, // never cut: it is one reference
+	} {
+		head := "<p>"
+		if tc.fill == "0" {
+			head = "<p>&#"
+		}
+		g := &generatedText{head: []byte(head), fill: []byte(tc.fill), tail: []byte("\n</p>after"), n: n / len(tc.fill)}
+		var text countingWriter
+		c, _ := filter.NewCore(filter.Options{}, filter.Outputs{Text: phrase.NewWriter(&text)})
+		_, err := run(chunked.Reader(g, 4<<10), c, Options{MaxTokenSize: 64 << 20, piece: 64 << 10})
+		c.Finish()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if text.n != tc.text {
+			t.Errorf("%s: text output of %d bytes, want %d", tc.name, text.n, tc.text)
+		}
 	}
 }

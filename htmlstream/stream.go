@@ -260,9 +260,7 @@ func (d *driver) token(tt html.TokenType) {
 			where = b.commentTo
 		}
 		before := d.archive && c.ArchiveOn(where.scope)
-		if !d.z.commentPiece { // a comment long enough to come in pieces is no marker
-			CommentMarker(c, data)
-		}
+		CommentMarker(c, data, len(d.z.Raw()) > filter.MaxMarkerComment || d.z.commentPiece)
 		if d.archive {
 			d.archiveRaw(before || c.ArchiveOn(where.scope))
 		}
@@ -442,7 +440,10 @@ func (d *driver) eof() {
 // googleoff and googleon; filter.ParseCommentMarker reads them), warning of
 // flags that name nothing. The XML pipeline shares it: comments mean the
 // same there.
-func CommentMarker(c *filter.Core, data []byte) {
+func CommentMarker(c *filter.Core, data []byte, tooLong bool) {
+	if tooLong {
+		return // longer than filter.MaxMarkerComment as written: no marker
+	}
 	m := filter.ParseCommentMarker(data)
 	if m.NearMiss && c.Dialects()&filter.DialectGoogleOff != 0 {
 		c.Warn(c.Pos(), "comment %q is no googleoff/googleon marker (they read \"googleoff: FLAGS\"); ignored", "<!--"+m.Text+"-->")

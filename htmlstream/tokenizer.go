@@ -283,14 +283,17 @@ func (z *tokenizer) nextOtherState() html.TokenType {
 // (text aside), or when the token reaches the size limit.
 func (z *tokenizer) scanRawText() (html.TokenType, bool) {
 	if z.rawTag == "plaintext" {
-		for z.more(len(z.win) + 1) {
+		for searched := 0; ; {
 			if n := len(z.win); z.piece > 0 && n >= z.piece {
-				if p := z.textCut(z.win, 0, n, false); p > 0 {
+				if p := z.textCut(z.win, searched, n, false); p > 0 {
 					return z.textPiece(p, true, true) // the next token goes on with it
 				}
+				searched = n
+			}
+			if !z.more(len(z.win) + 1) {
+				return z.textToEnd(true, true)
 			}
 		}
-		return z.textToEnd(true, true)
 	}
 	var end, cut int
 	var ok bool
@@ -304,6 +307,15 @@ func (z *tokenizer) scanRawText() (html.TokenType, bool) {
 	if cut > 0 {
 		z.scriptState = z.resumeState
 		return z.textPiece(cut, z.textIsRaw, true)
+	}
+	if !ok && z.scriptState != scriptData {
+		// Past the limit with no piece to end: x/net cannot be put in a
+		// script's escape, so this is the limit's error here.
+		if tt, ok := z.textToEnd(z.textIsRaw, true); ok {
+			z.rawTag, z.scriptState = "", scriptData
+			return tt, true
+		}
+		return z.tagCutShort()
 	}
 	z.rawTag, z.scriptState = "", scriptData
 	if !ok {
@@ -416,11 +428,11 @@ func (z *tokenizer) setWindow() {
 // reads n bytes (n reaches maxBuf). It may move the bytes: callers index
 // z.win afresh after it.
 func (z *tokenizer) more(n int) bool {
-	if z.maxBuf > 0 && n >= z.maxBuf {
+	if z.pieceCap > 0 && n > z.pieceCap && n > len(z.win) {
+		z.capped = true // before the limit: a piece may end before it
 		return false
 	}
-	if z.pieceCap > 0 && n > z.pieceCap && n > len(z.win) {
-		z.capped = true
+	if z.maxBuf > 0 && n >= z.maxBuf {
 		return false
 	}
 	for len(z.buf)-z.start < n && z.readErr == nil {
@@ -601,6 +613,12 @@ func (z *tokenizer) scanData() (html.TokenType, bool) {
 		}
 		if lt+1 == len(win) {
 			if !z.more(lt + 2) {
+				if z.readErr == nil && z.piece > 0 && lt >= z.piece {
+					// The limit, with a '<' last: a piece ends before it.
+					if p := z.textCut(win, 0, lt, false); p > 0 {
+						return z.textPiece(p, false, false)
+					}
+				}
 				return z.textToEnd(false, false)
 			}
 			win = z.win

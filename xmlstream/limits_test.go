@@ -491,3 +491,48 @@ func TestPiecesChangeNoOutput(t *testing.T) {
 		}
 	}
 }
+
+// failAfter reads r in chunks of n bytes, then fails.
+type failAfter struct {
+	r io.Reader
+	n int
+}
+
+func (f *failAfter) Read(p []byte) (int, error) {
+	k, err := f.r.Read(p[:min(len(p), f.n)])
+	if err == io.EOF {
+		return k, errConnectionReset
+	}
+	return k, err
+}
+
+var errConnectionReset = errors.New("connection reset")
+
+// Where the input fails inside a text node, the text read before is
+// written, then the error, at the end of it: the same with pieces as
+// without (the pieces before the last were written already).
+func TestInputFailingInsideTextKeepsWhatWasRead(t *testing.T) {
+	for _, input := range []string{
+		"<r><p>" + strings.Repeat("word ", 40),
+		"<?xml version='1.0' encoding='ISO-8859-1'?><r><p>" + strings.Repeat("caf\xe9 ", 40),
+		"<r><p>" + strings.Repeat("word ", 40) + "\xc3",
+	} {
+		var want outcome
+		for _, piece := range []int{0, 16, 3} {
+			got := runXML(t, &failAfter{strings.NewReader(input), 7}, filter.Options{}, Options{piece: piece})
+			if !errors.Is(got.err, errConnectionReset) {
+				t.Fatalf("%.30q, piece %d: error %v", input, piece, got.err)
+			}
+			if piece == 0 {
+				want = got
+				if !strings.Contains(got.text, "word word") && !strings.Contains(got.text, "café café") {
+					t.Fatalf("%.30q: text %q: what was read before the failure is not written", input, got.text)
+				}
+				continue
+			}
+			if got.text != want.text || !bytes.Equal(got.archive, want.archive) || got.err.Error() != want.err.Error() {
+				t.Errorf("%.30q, piece %d:\n got %q %q %v\nwant %q %q %v", input, piece, got.text, got.archive, got.err, want.text, want.archive, want.err)
+			}
+		}
+	}
+}

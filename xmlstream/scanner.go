@@ -439,7 +439,7 @@ func (z *scanner) charData() error {
 		if z.i == len(z.buf) {
 			if !z.more(1) {
 				if err := z.inputErr(); err != io.EOF {
-					return err
+					return z.cutText(&t, err)
 				}
 				break
 			}
@@ -495,12 +495,16 @@ func (z *scanner) pieceEnds() bool {
 }
 
 // cutText keeps, for a text token that fails on a well-formedness error,
-// the text read before the error point: the driver writes it before it
-// reports the error. Other errors (the input failing, the token limit)
-// keep nothing.
+// the text read before the error point, and where the input fails, the
+// text read before it (as the HTML stage writes it, and as the pieces of a
+// long text node before the last have been written): the driver writes it
+// before it reports the error. The token limit keeps nothing.
 func (z *scanner) cutText(t *textBuilder, err error) error {
 	if at, ok := z.cutAt(err); ok {
 		z.text = z.bytesOf(z.finishText(t, at))
+	} else if z.src.readErr && len(z.frames) == 0 {
+		z.cut, z.cutEnd = true, z.start+int64(z.i)
+		z.text = z.bytesOf(z.finishText(t, z.i))
 	}
 	return err
 }

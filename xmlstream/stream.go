@@ -226,7 +226,9 @@ func (d *driver) run() error {
 		}
 		if err != nil {
 			if d.scan.cut {
-				d.cutToken()
+				if after := d.cutToken(); d.src.readErr {
+					d.pos = after // the input failed there, after what was written
+				}
 			}
 			return d.stopAt(d.failure(err))
 		}
@@ -349,7 +351,7 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 	case tokComment:
 		before := d.core.ArchiveOn(d.topScope())
 		rootBefore := len(d.held) > 0 && d.core.ArchiveOn(d.core.Root())
-		htmlstream.CommentMarker(d.core, z.text)
+		htmlstream.CommentMarker(d.core, z.text, len(raw) > filter.MaxMarkerComment)
 		after := d.core.ArchiveOn(d.topScope())
 		d.noteArchiveOff(before && after)
 		if len(d.held) > 0 && !rootBefore && d.core.ArchiveOn(d.core.Root()) {
@@ -487,19 +489,21 @@ func notWellFormed(pos filter.Pos, format string, args ...any) error {
 }
 
 // cutToken writes the character data of a text or CDATA token that fails
-// on a well-formedness error, up to the error point, as the whole token
-// would have been written: text, archive copy and link text, in the
-// scopes open there. Nothing is closed: the error follows.
-func (d *driver) cutToken() {
+// on a well-formedness error, or where the input fails, up to that point,
+// as the whole token would have been written: text, archive copy and link
+// text, in the scopes open there. Nothing is closed: the error follows.
+// It returns the position after what it wrote.
+func (d *driver) cutToken() filter.Pos {
 	end := d.scan.cutEnd
 	if end <= d.tokStart {
-		return
+		return d.pos
 	}
 	raw, text := d.src.rawSpan(d.tokStart, end), d.src.decSpan(d.tokStart, end)
 	d.core.SetPos(d.pos)
 	// Text outside the root element writes nothing and is an error of its
 	// own; the scanner's is the one reported, as for any other token.
 	_ = d.charData(d.scan.text, raw, text)
+	return d.src.advance(d.pos, raw, text)
 }
 
 // stopAt ends what is open where err stands (not where the token it is
