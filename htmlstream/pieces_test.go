@@ -227,20 +227,23 @@ func (w *countingWriter) Write(p []byte) (int, error) { w.n += int64(len(p)); re
 // plaintext far longer than the token size limit is read to its end, in
 // memory bounded by the piece size.
 func TestTextLongerThanTheTokenLimit(t *testing.T) {
-	const size = 8 << 20
+	size := 8 << 20
+	if raceDetector {
+		size = 3 << 20
+	}
 	const limit = 1 << 20 // pieces of at most half of it
 	tests := []struct {
 		name, head, fill, tail string
 		text                   int64 // the length of the text output
 	}{
-		{"text node", "<p>", "word ", "</p>after", 5*(size/5) - 1 + int64(len("\nafter\n"))},
-		{"text node with references", "<p>", "a&amp;b ", "", 4*(size/8) - 1 + 1},
+		{"text node", "<p>", "word ", "</p>after", int64(5*(size/5) - 1 + len("\nafter\n"))},
+		{"text node with references", "<p>", "a&amp;b ", "", int64(4*(size/8) - 1 + 1)},
 		{"script", "<script>", "x=1;", "</script>after", int64(len("after\n"))},
 		{"unterminated script", "<script><!--", "x<y;", "", 0},
 		{"comment", "<!--", "x- ", "-->after", int64(len("after\n"))},
 		{"unterminated comment", "<p>before<!--", "x- ", "", int64(len("before\n"))},
-		{"plaintext", "<plaintext>", "a b ", "", 4*(size/4) - 1 + 1},
-		{"textarea", "<textarea>", "a&lt;", "</textarea>", 2*(size/5) + 1},
+		{"plaintext", "<plaintext>", "a b ", "", int64(4*(size/4) - 1 + 1)},
+		{"textarea", "<textarea>", "a&lt;", "</textarea>", int64(2*(size/5) + 1)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -348,12 +351,15 @@ func TestPiecesEndBeforeTheLimit(t *testing.T) {
 // searched for a place once, not again at every read: 4 MB of CJK in 4 KiB
 // reads took about 5 s when each read searched the window again.
 func TestTextWithoutPlacesToCut(t *testing.T) {
-	const n = 4 << 20
+	n := 4 << 20
+	if raceDetector {
+		n = 1 << 20
+	}
 	for _, tc := range []struct {
 		name, fill string
 		text       int64
 	}{
-		{"UTF-8", "中", n/3*3 + int64(len("\nafter\n"))},
+		{"UTF-8", "中", int64(n/3*3 + len("\nafter\n"))},
 		{"long numeric reference", "0", int64(len("\uFFFD\nafter\n"))}, // never cut: it is one reference
 	} {
 		head := "<p>"
@@ -363,7 +369,7 @@ func TestTextWithoutPlacesToCut(t *testing.T) {
 		g := &generatedText{head: []byte(head), fill: []byte(tc.fill), tail: []byte("\n</p>after"), n: n / len(tc.fill)}
 		var text countingWriter
 		c, _ := filter.NewCore(filter.Options{}, filter.Outputs{Text: phrase.NewWriter(&text)})
-		_, err := run(chunked.Reader(g, 4<<10), c, Options{MaxTokenSize: 64 << 20, piece: 64 << 10})
+		_, err := run(chunked.Reader(g, 4<<10), c, Options{MaxTokenSize: 64 << 20, piece: 16 << 10})
 		c.Finish()
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)

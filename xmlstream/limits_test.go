@@ -436,7 +436,10 @@ func TestTokenInOneReadIsHeldToTheLimit(t *testing.T) {
 // runs (a piece ends after white space there) and decoded whole, with the
 // archive copy the input's bytes and memory bounded by the limit.
 func TestLongTextNodesComeInPieces(t *testing.T) {
-	const size = 8 << 20
+	size := 8 << 20
+	if raceDetector {
+		size = 3 << 20
+	}
 	const limit = 1 << 20
 	cases := []struct {
 		name, head, fill, tail string
