@@ -38,6 +38,7 @@ type heldOp struct {
 type heldText struct {
 	ops       []heldOp
 	buf       []byte
+	from      Pos // where the text in buf starts (its first words)
 	truncated bool
 	// ellipsisHeld: an ellipsis op (or elided words, which write one)
 	// stands since the last words; another would write nothing.
@@ -78,12 +79,17 @@ func (h *heldText) hold(c *Core, k heldKind, b []byte) {
 		}
 		b = oneSpace
 	}
+	if len(h.buf) == 0 {
+		h.from = c.position()
+	}
 	if len(h.buf)+len(b) > maxHeldText {
 		if h.truncated {
 			return
 		}
 		h.truncated = true
-		c.Warn(c.position(), "more than %d bytes of head text (the title); the rest is dropped", maxHeldText)
+		// At the text's start: where the limit falls depends on how the
+		// text came (a long title comes in pieces, as it is read).
+		c.Warn(h.from, "more than %d bytes of head text (the title, from here); the rest is dropped", maxHeldText)
 		if k != heldWords && k != heldElided {
 			return
 		}

@@ -132,19 +132,21 @@ func (z *tokenizer) textPiece(n int, textIsRaw, convertNUL bool) (html.TokenType
 
 // findTextEnd is find(i, '<') for text in the data state, except that it
 // reports cut (and no '<') once the text is as long as a piece and a piece
-// of it can end.
-func (z *tokenizer) findTextEnd(i int) (lt, cut int, ok bool) {
-	for searched := 0; ; {
+// of it can end. *searched is how far the token has been searched for a
+// place to end one (scanData keeps it across the '<' that open nothing).
+func (z *tokenizer) findTextEnd(i int, searched *int) (lt, cut int, ok bool) {
+	for {
 		if k := bytes.IndexByte(z.win[i:], '<'); k >= 0 {
 			return i + k, 0, true
 		}
 		i = len(z.win)
 		if z.piece > 0 && i >= z.piece {
-			// What was searched before has no place to end a piece.
-			if p := z.textCut(z.win, searched, i, false); p > 0 {
+			// What was searched before, in this call or an earlier one
+			// for the same token, has no place to end a piece.
+			if p := z.textCut(z.win, *searched, i, false); p > 0 {
 				return 0, p, true
 			}
-			searched = i
+			*searched = i
 		}
 		if !z.more(i + 1) {
 			return i, 0, false
@@ -155,13 +157,15 @@ func (z *tokenizer) findTextEnd(i int) (lt, cut int, ok bool) {
 // scanRawPiece runs scan (scanScript or scanRawTextEnd) with reads capped
 // at the piece size. Where the text runs on past it, it returns cut, the
 // length of the piece to pass; where no piece can end there, it tries
-// again with twice the cap.
+// again with twice the cap, up to the token limit, where it fails as
+// scan does at the limit.
 func (z *tokenizer) scanRawPiece(scan func() (int, bool)) (end, cut int, ok bool) {
 	if z.piece <= 0 {
 		end, ok = scan()
 		return end, 0, ok
 	}
 	for limit := z.piece; ; limit *= 2 {
+		last := z.lastCap(&limit)
 		z.pieceCap, z.capped = limit, false
 		end, ok = scan()
 		z.pieceCap = 0
@@ -171,7 +175,21 @@ func (z *tokenizer) scanRawPiece(scan func() (int, bool)) (end, cut int, ok bool
 		if p := z.rawCut(); p > 0 {
 			return 0, p, true
 		}
+		if last {
+			return 0, 0, false // the limit, with no piece to end before it
+		}
 	}
+}
+
+// lastCap keeps a doubling cap on the window below the token limit, so
+// that the last round looks for a piece in all the window the limit
+// allows; it reports whether this is that round.
+func (z *tokenizer) lastCap(limit *int) bool {
+	if z.maxBuf > 0 && *limit >= z.maxBuf-1 {
+		*limit = z.maxBuf - 1
+		return true
+	}
+	return false
 }
 
 // rawCut returns where a piece of raw text may end, given where the

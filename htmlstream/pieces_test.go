@@ -126,7 +126,7 @@ func TestLongTextComesInPieces(t *testing.T) {
 }
 
 // runAllOutputs runs src through the stage with opts and returns its text,
-// snippet text, links and archive copy.
+// snippet text, links, archive copy and, after it, the warnings.
 func runAllOutputs(t testing.TB, r io.Reader, opts Options) (outputs, string, error) {
 	text, snip, links, out := collect()
 	var archive bytes.Buffer
@@ -136,7 +136,10 @@ func runAllOutputs(t testing.TB, r io.Reader, opts Options) (outputs, string, er
 		t.Fatal(err)
 	}
 	_, err = run(r, c, opts)
-	c.Finish()
+	res, _ := c.Finish()
+	for _, w := range res.Warnings {
+		fmt.Fprintf(&archive, "\nwarning %s: %s", w.Pos, w.Message)
+	}
 	return outputs{text.String(), snip.String(), links.String()}, archive.String(), err
 }
 
@@ -161,7 +164,8 @@ func piecesChangeNothing(t *testing.T, src []byte, charset string) {
 }
 
 // TestOutputsDoNotDependOnPieces: the pieces are the tokenizer's business;
-// text, links and the archive copy are the same at any piece size.
+// text, links, the archive copy and the warnings are the same at any piece
+// size.
 func TestOutputsDoNotDependOnPieces(t *testing.T) {
 	var cases []string
 	for _, tc := range trickyCases {
@@ -171,7 +175,9 @@ func TestOutputsDoNotDependOnPieces(t *testing.T) {
 	cases = append(cases,
 		"<p>a<!--googleoff: index-->b <!-- a long comment, which is no marker --> c<!--googleon: index-->d",
 		"<p>a <span class=robots-noarchive>secret words here</span> b <a href=/x>anchor text of a link</a>",
-		"<table><tr><td>cell text with words<td>more</table>after the table")
+		"<table><tr><td>cell text with words<td>more</table>after the table",
+		// Past the head text's bound, which a piece may cross anywhere.
+		"<html><head><title>"+strings.Repeat("word ", 14000)+"</title></head><body>x")
 	for _, src := range cases {
 		piecesChangeNothing(t, []byte(src), "utf-8")
 	}
@@ -277,9 +283,9 @@ func TestTextLongerThanTheTokenLimit(t *testing.T) {
 // joinedText runs the tokenizer over src with the given limit and piece
 // size and returns the text of its text tokens joined, the other tokens'
 // raw bytes between brackets, and its error.
-func joinedText(src string, rk readerKind, maxBuf, piece int) (string, error) {
+func joinedText(src string, rk readerKind, maxBuf, piece int, inWords bool) (string, error) {
 	z := newTokenizer(rk.make([]byte(src)), maxBuf)
-	z.piece, z.cutInWords = piece, true
+	z.piece, z.cutInWords = piece, inWords
 	var b strings.Builder
 	for {
 		cont := z.commentCont
@@ -309,19 +315,26 @@ func joinedText(src string, rk readerKind, maxBuf, piece int) (string, error) {
 // script whose escape no piece can leave before the limit is the limit's
 // error, never x/net's reading of it from a state it was not in.
 func TestPiecesEndBeforeTheLimit(t *testing.T) {
+	gbk := strings.Repeat("\xd6\xd0", 1100) // no place to end a piece where words cannot be cut
 	tests := []struct {
 		name, src, want string
 		maxBuf, piece   int
+		inWords         bool
 	}{
-		{"script", "<script>" + strings.Repeat("x=1; ", 40) + "</script>after", "[<script>]" + strings.Repeat("x=1; ", 40) + "[</script>]after", 64, 32},
-		{"style", "<style>" + strings.Repeat("p {} ", 40) + "</style>after", "[<style>]" + strings.Repeat("p {} ", 40) + "[</style>]after", 64, 32},
-		{"plaintext", "<plaintext>" + strings.Repeat("a b ", 40), "[<plaintext>]" + strings.Repeat("a b ", 40), 64, 32},
-		{"text with a '<' last in the window", strings.Repeat("a", 62) + "< b" + strings.Repeat(" c", 40), strings.Repeat("a", 62) + "< b" + strings.Repeat(" c", 40), 64, 32},
-		{"comment", "<!--" + strings.Repeat("x- ", 1500) + "-->after", "{" + strings.Repeat("x- ", 1500) + "}after", 4096, 2048},
+		{"script", "<script>" + strings.Repeat("x=1; ", 40) + "</script>after", "[<script>]" + strings.Repeat("x=1; ", 40) + "[</script>]after", 64, 32, true},
+		{"style", "<style>" + strings.Repeat("p {} ", 40) + "</style>after", "[<style>]" + strings.Repeat("p {} ", 40) + "[</style>]after", 64, 32, true},
+		{"plaintext", "<plaintext>" + strings.Repeat("a b ", 40), "[<plaintext>]" + strings.Repeat("a b ", 40), 64, 32, true},
+		{"text with a '<' last in the window", strings.Repeat("a", 62) + "< b" + strings.Repeat(" c", 40), strings.Repeat("a", 62) + "< b" + strings.Repeat(" c", 40), 64, 32, true},
+		{"comment", "<!--" + strings.Repeat("x- ", 1500) + "-->after", "{" + strings.Repeat("x- ", 1500) + "}after", 4096, 2048, true},
+		// Where the first place to end a piece is past twice the piece
+		// size, and the limit is less than four times it: the last round
+		// looks in all the window the limit allows.
+		{"style with its first place late", "<style>" + gbk + strings.Repeat(" a", 3000) + "</style>after", "[<style>]" + gbk + strings.Repeat(" a", 3000) + "[</style>]after", 4096, 1024, false},
+		{"comment with its first place late", "<!--" + strings.Repeat("-", 2200) + strings.Repeat(" a", 3000) + "-->after", "{" + strings.Repeat("-", 2200) + strings.Repeat(" a", 3000) + "}after", 4096, 1024, true},
 	}
 	for _, tc := range tests {
 		for _, rk := range []readerKind{wholeReader, chunks(7), oneByte} {
-			got, err := joinedText(tc.src, rk, tc.maxBuf, tc.piece)
+			got, err := joinedText(tc.src, rk, tc.maxBuf, tc.piece, tc.inWords)
 			if err != io.EOF || got != tc.want {
 				t.Errorf("%s, %s: error %v, text\n%q\nwant\n%q", tc.name, rk.name, err, clip([]byte(got)), clip([]byte(tc.want)))
 			}
@@ -356,11 +369,14 @@ func TestTextWithoutPlacesToCut(t *testing.T) {
 		n = 1 << 20
 	}
 	for _, tc := range []struct {
-		name, fill string
-		text       int64
+		name, fill, charset string
+		text                int64
 	}{
-		{"UTF-8", "中", int64(n/3*3 + len("\nafter\n"))},
-		{"long numeric reference", "0", int64(len("\uFFFD\nafter\n"))}, // never cut: it is one reference
+		{"UTF-8", "中", "", int64(n/3*3 + len("\nafter\n"))},
+		{"long numeric reference", "0", "", int64(len("\uFFFD\nafter\n"))}, // never cut: it is one reference
+		// '<' that open nothing, in GBK (where words are not cut): each
+		// read, scanData asks again for a place to end a piece.
+		{"'<' that open nothing", "\xd6\xd0\xd6\xd0<1", "gbk", int64(n/6*8 + len("\nafter\n"))},
 	} {
 		head := "<p>"
 		if tc.fill == "0" {
@@ -369,7 +385,7 @@ func TestTextWithoutPlacesToCut(t *testing.T) {
 		g := &generatedText{head: []byte(head), fill: []byte(tc.fill), tail: []byte("\n</p>after"), n: n / len(tc.fill)}
 		var text countingWriter
 		c, _ := filter.NewCore(filter.Options{}, filter.Outputs{Text: phrase.NewWriter(&text)})
-		_, err := run(chunked.Reader(g, 4<<10), c, Options{MaxTokenSize: 64 << 20, piece: 16 << 10})
+		_, err := run(chunked.Reader(g, 4<<10), c, Options{MaxTokenSize: 64 << 20, piece: 16 << 10, Charset: tc.charset})
 		c.Finish()
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)

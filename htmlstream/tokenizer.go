@@ -595,6 +595,7 @@ func (z *tokenizer) scanData() (html.TokenType, bool) {
 	// plain: no byte that textSpecial marks in win[:lt], as far as
 	// indexLT looked; it looks at all of them until the window ends.
 	plain, looked := true, true
+	searched := 0 // for a place to end a piece (findTextEnd)
 	for {
 		if lt < len(win) && win[lt] == '<' {
 			// Most tokens after text start here.
@@ -604,7 +605,7 @@ func (z *tokenizer) scanData() (html.TokenType, bool) {
 			plain, looked = false, false // the text is looked at once it ends
 			var cut int
 			var ok bool
-			if lt, cut, ok = z.findTextEnd(len(win)); !ok {
+			if lt, cut, ok = z.findTextEnd(len(win), &searched); !ok {
 				return z.textToEnd(false, false)
 			} else if cut > 0 {
 				return z.textPiece(cut, false, false)
@@ -761,6 +762,7 @@ func (z *tokenizer) scanCommentFrom(from int) (html.TokenType, bool) {
 		limit = max(limit, minCommentPiece)
 	}
 	for ; ; limit *= 2 {
+		last := limit > 0 && z.lastCap(&limit)
 		z.pieceCap, z.capped = limit, false
 		tt, ok := z.scanCommentEnd(from, cont)
 		z.pieceCap = 0
@@ -774,6 +776,13 @@ func (z *tokenizer) scanCommentFrom(from int) (html.TokenType, bool) {
 				z.commentCont, z.commentPiece = true, true
 				return html.CommentToken, true
 			}
+			if !last {
+				continue
+			}
+			if cont {
+				return z.commentPieceCutShort() // the limit's error
+			}
+			return 0, false
 		case cont:
 			// x/net cannot be put inside a comment: end it here.
 			return z.commentPieceCutShort()

@@ -519,6 +519,8 @@ func TestInputFailingInsideTextKeepsWhatWasRead(t *testing.T) {
 		"<r><p>" + strings.Repeat("word ", 40),
 		"<?xml version='1.0' encoding='ISO-8859-1'?><r><p>" + strings.Repeat("caf\xe9 ", 40),
 		"<r><p>" + strings.Repeat("word ", 40) + "\xc3",
+		// A malformed sequence decodes to one U+FFFD of three bytes.
+		"<?xml version='1.0' encoding='big5'?><r><p>" + strings.Repeat("\x81@ab ", 10),
 	} {
 		var want outcome
 		for _, piece := range []int{0, 16, 3} {
@@ -528,8 +530,12 @@ func TestInputFailingInsideTextKeepsWhatWasRead(t *testing.T) {
 			}
 			if piece == 0 {
 				want = got
-				if !strings.Contains(got.text, "word word") && !strings.Contains(got.text, "café café") {
+				if !strings.Contains(got.text, "word word") && !strings.Contains(got.text, "café café") && !strings.Contains(got.text, "ab \uFFFD") {
 					t.Fatalf("%.30q: text %q: what was read before the failure is not written", input, got.text)
+				}
+				// All that was read, but for a character the failure cut.
+				if read := strings.TrimSuffix(input, "\xc3"); string(got.archive) != read {
+					t.Fatalf("%.30q: archive copy %q, want %q", input, got.archive, read)
 				}
 				continue
 			}

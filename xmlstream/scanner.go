@@ -505,6 +505,15 @@ func (z *scanner) cutText(t *textBuilder, err error) error {
 	} else if z.src.readErr && len(z.frames) == 0 {
 		z.cut, z.cutEnd = true, z.start+int64(z.i)
 		z.text = z.bytesOf(z.finishText(t, z.i))
+		// Where the source decodes runs, what it decoded ends at the end
+		// of one (white space or ';'): its original offset is pinned, as
+		// a piece's is, rather than measured by encoding the text again
+		// (which counts a malformed sequence as one byte).
+		if z.src.mode == modeMarkers && z.i > 0 {
+			if c := z.buf[z.i-1]; runEnd[c] {
+				z.src.pin(z.cutEnd, c)
+			}
+		}
 	}
 	return err
 }
