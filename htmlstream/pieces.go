@@ -14,11 +14,13 @@ import (
 // piece size, such a token is passed on in pieces of about that size, each
 // a token of the same type whose Raw() bytes follow the last one's: memory
 // stays bounded by the piece size, not by the text, and the token size
-// limit applies to tags, doctypes and CDATA sections only. Tree
-// construction appends each piece to the text before it, as html.Parse
-// appends adjacent text; the one place its tree could tell is whitespace
-// in a table, which html.Parse moves out of the table with the text run it
-// belongs to, where a piece made only of whitespace stays in the table.
+// limit applies to tags, doctypes, bogus comments and CDATA sections only.
+// Tree construction appends each piece to the text before it, as
+// html.Parse appends adjacent text; its tree could tell in two places, no
+// output can: whitespace in a table, which html.Parse moves out of the
+// table with the text run it belongs to, where a piece made only of
+// whitespace stays in the table; and a piece made only of the newline
+// after <pre>, which lets the next piece lose its first newline too.
 //
 // A piece never ends where its bytes would read otherwise whole: inside a
 // character reference, between CR and LF, inside a character, right after
