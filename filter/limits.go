@@ -13,6 +13,12 @@ const (
 	DefaultMaxTokenSize = 16 << 20
 )
 
+// TextPiece is the size past which the parsers pass a long text on in
+// pieces (HTML text, raw text and comments; XML text nodes), so that text
+// is not held to the token size limit maxToken: 1 MiB, or half the limit
+// where that is less.
+func TextPiece(maxToken int) int { return min(1<<20, maxToken/2) }
+
 // MaxBaseLen bounds a base URL (the document's, a <base href>, an
 // xml:base), as written and resolved: every relative link's URL repeats
 // its base, so a long one multiplies the links output. A page of one 8 KB

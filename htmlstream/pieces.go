@@ -26,10 +26,6 @@ import (
 // character reference, between CR and LF, inside a character, right after
 // '<', or inside the markup that would end a comment or a script's escape.
 
-// defaultPiece is the piece size run gives the tokenizer (and at most half
-// the token size limit).
-const defaultPiece = 1 << 20
-
 // minCommentPiece is the least a comment is held whole, whatever the piece
 // size: one that can be a marker (googleoff, <!--noindex-->: at most
 // filter.MaxMarkerComment bytes as written) comes whole, and a longer one

@@ -66,7 +66,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		maxDepth = filter.DefaultMaxDepth
 	}
 	z := newTokenizer(in.r, maxTok)
-	z.piece = min(defaultPiece, maxTok/2)
+	z.piece = filter.TextPiece(maxTok)
 	if opts.piece > 0 {
 		z.piece = opts.piece
 	}

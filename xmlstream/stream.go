@@ -37,10 +37,6 @@ type Options struct {
 	piece int
 }
 
-// textPiece is the piece size of long text nodes (scanner.piece), at most
-// half the token size limit.
-const textPiece = 1 << 20
-
 // maxLinkText bounds the text collected as the URL of an RSS <link> or a
 // sitemap <loc>.
 const maxLinkText = 8 << 10
@@ -67,7 +63,7 @@ func Run(r io.Reader, core *filter.Core, opts Options) error {
 	d := &driver{core: core, src: src, maxDepth: opts.MaxDepth, maxToken: opts.MaxTokenSize, pos: filter.StartPos}
 	d.ents = newEntities(opts.MaxTokenSize)
 	d.scan = newScanner(src, d.ents)
-	d.scan.piece = min(textPiece, opts.MaxTokenSize/2)
+	d.scan.piece = filter.TextPiece(opts.MaxTokenSize)
 	if opts.piece > 0 {
 		d.scan.piece = opts.piece
 	}
