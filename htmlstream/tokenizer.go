@@ -308,18 +308,16 @@ func (z *tokenizer) scanRawText() (html.TokenType, bool) {
 		z.scriptState = z.resumeState
 		return z.textPiece(cut, z.textIsRaw, true)
 	}
-	if !ok && z.scriptState != scriptData {
-		// Past the limit with no piece to end: x/net cannot be put in a
-		// script's escape, so this is the limit's error here.
-		if tt, ok := z.textToEnd(z.textIsRaw, true); ok {
-			z.rawTag, z.scriptState = "", scriptData
-			return tt, true
-		}
-		return z.tagCutShort()
-	}
+	escaped := z.scriptState != scriptData
 	z.rawTag, z.scriptState = "", scriptData
 	if !ok {
-		return z.textToEnd(z.textIsRaw, true)
+		tt, ok := z.textToEnd(z.textIsRaw, true)
+		if !ok && escaped {
+			// Past the limit with no piece to end: x/net cannot be put in
+			// a script's escape, so this is the limit's error here.
+			return z.tagCutShort()
+		}
+		return tt, ok
 	}
 	if end > 0 {
 		z.size, z.data, z.convertNUL = end, span{0, end}, true
