@@ -90,6 +90,32 @@ func NewLineWriter(fn func(Line) error) *Writer {
 // whitespace at its edges glues to its neighbours, so `<b>wo</b>rd` gives
 // "word".
 func (w *Writer) Text(b []byte) {
+	// Most text is words between single spaces, perhaps with whitespace at
+	// its edges: the words are then one run, found without the loop below.
+	i, j := 0, len(b)
+	for i < j && asciiSpace[b[i]] {
+		i++
+	}
+	for j > i && asciiSpace[b[j-1]] {
+		j--
+	}
+	if plainRun(b[i:j]) {
+		if i > 0 && w.pending < sepSpace {
+			w.pending = sepSpace
+		}
+		if i < j {
+			w.run(b[i:j])
+		}
+		if j < len(b) && w.pending < sepSpace {
+			w.pending = sepSpace
+		}
+		return
+	}
+	w.textRuns(b)
+}
+
+// textRuns is Text for any text: it finds the runs of words one by one.
+func (w *Writer) textRuns(b []byte) {
 	i := 0
 	for i < len(b) {
 		if n := SpaceLen(b, i); n > 0 {
@@ -125,19 +151,80 @@ func (w *Writer) Text(b []byte) {
 			}
 			break
 		}
-		if run := b[start:i]; w.pending <= sepSpace && w.inLine && w.onLine == nil && w.err == nil && len(w.buf)+len(run) < cap(w.buf) {
-			// words' usual case, without its call: more words on the
-			// line, into the buffer, after one space or none.
-			if w.pending == sepSpace {
-				w.buf = append(w.buf, ' ')
+		w.run(b[start:i])
+	}
+}
+
+// run writes a run of words (words', below) after the pending separator.
+func (w *Writer) run(b []byte) {
+	if w.pending <= sepSpace && w.inLine && w.onLine == nil && w.err == nil && len(w.buf)+len(b) < cap(w.buf) {
+		// words' usual case, without its call: more words on the line,
+		// into the buffer, after one space or none.
+		if w.pending == sepSpace {
+			w.buf = append(w.buf, ' ')
+		}
+		w.pending = sepNone
+		w.buf = append(w.buf, b...)
+		return
+	}
+	w.words(b)
+}
+
+// plainRun reports whether b, which neither starts nor ends with ASCII
+// whitespace, is one run of words as Text reads them: no ASCII control
+// (the other whitespace among them), no lead byte of a wide space, no two
+// spaces in a row. Eight bytes are checked at once (plainWords' test), in
+// windows one byte apart so that no pair of bytes falls between two; text
+// shorter than eight bytes, a byte at a time.
+func plainRun(b []byte) bool {
+	n := len(b)
+	if n < 8 {
+		for k := 0; k < n; k++ {
+			if c := b[k]; runStop[c] && (c != ' ' || k+1 < n && b[k+1] == ' ') {
+				return false
 			}
-			w.pending = sepNone
-			w.buf = append(w.buf, run...)
-		} else {
-			w.words(run)
+		}
+		return true
+	}
+	for i := 0; ; i += 7 {
+		if i+8 >= n {
+			return plainOctet(binary.LittleEndian.Uint64(b[n-8:]))
+		}
+		if !plainOctet(binary.LittleEndian.Uint64(b[i:])) {
+			return false
 		}
 	}
 }
+
+// plainOctet reports whether eight bytes of text hold no ASCII control, no
+// lead byte of a wide space (0xC2, 0xE0 to 0xE3) and no two spaces in a
+// row.
+func plainOctet(x uint64) bool {
+	const ones, lows, highs = 0x0101010101010101, 0x7F7F7F7F7F7F7F7F, 0x8080808080808080
+	// Each test has the high bit of the bytes it names, exactly: the sums
+	// never carry from one byte to the next. The bytes below 0x20 are
+	// ctl's; the others are the zero bytes of x xor them (zeroBytes,
+	// written out so that this inlines).
+	s, c, e := x^' '*ones, x^0xC2*ones, x&(0xFC*ones)^0xE0*ones
+	sp := ^((s&lows + lows) | s) & highs
+	other := (x&lows + (0x80-0x20)*ones | x) & (c&lows + lows | c) & (e&lows + lows | e)
+	return ^other&highs|sp&(sp>>8) == 0
+}
+
+// asciiSpace marks HTML's ASCII whitespace; runStop, the bytes plainRun
+// looks at twice (plainOctet's, and the space, which may start a pair).
+var asciiSpace, runStop = func() (space, stop [256]bool) {
+	for _, c := range []byte(" \t\n\r\f") {
+		space[c] = true
+	}
+	for c := range 0x21 { // the space, for a second look
+		stop[c] = true
+	}
+	for _, c := range []byte("\xC2\xE0\xE1\xE2\xE3") {
+		stop[c] = true
+	}
+	return space, stop
+}()
 
 // plainWords skips, eight bytes at a time, from i (a byte of the run) over
 // text that certainly continues the run: no ASCII control, no single
@@ -147,20 +234,13 @@ func (w *Writer) Text(b []byte) {
 // case, then costs a few instructions per eight bytes and no mispredicted
 // branch per word.
 func plainWords(b []byte, i int) int {
-	const ones, lows, highs = 0x0101010101010101, 0x7F7F7F7F7F7F7F7F, 0x8080808080808080
-	for i+8 <= len(b) {
-		x := binary.LittleEndian.Uint64(b[i:])
-		// Each mask has the high bit of the bytes it names, exactly: the
-		// sums below never carry from one byte to the next.
-		ctl := ^(((x & lows) + (0x80-0x20)*ones) | x) & highs
-		sp := zeroBytes(x ^ ' '*ones)
-		wide := zeroBytes(x^0xC2*ones) | zeroBytes(x&(0xFC*ones)^0xE0*ones)
-		if ctl|wide|sp&(sp>>8) != 0 {
-			break
-		}
+	for i+8 <= len(b) && plainOctet(binary.LittleEndian.Uint64(b[i:])) {
 		// A space in the last byte starts the next eight, which check
 		// the byte after it.
-		i += 8 - int(sp>>63)
+		if b[i+7] == ' ' {
+			i--
+		}
+		i += 8
 	}
 	return i
 }

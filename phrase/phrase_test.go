@@ -2,6 +2,8 @@ package phrase
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
 	"testing"
 	"unicode/utf8"
 )
@@ -137,6 +139,42 @@ func TestAllSpaceIsTextWithoutWords(t *testing.T) {
 		}
 		if got, want := AllSpace([]byte(s)), buf.Len() == 0; got != want {
 			t.Errorf("AllSpace(%q) = %v, but the Writer wrote %q", s, got, buf.String())
+		}
+	}
+}
+
+// plainRun and plainOctet, Text's fast path, agree with a byte-at-a-time
+// reading of their rule. A wrong mask would not change Text's output (the
+// run loop takes what the fast path refuses), only make it slow: this is
+// the test that sees it.
+func TestPlainRunAgreesWithItsRuleBytewise(t *testing.T) {
+	rule := func(b []byte) bool {
+		for k, c := range b {
+			if c < 0x20 || c == 0xC2 || 0xE0 <= c && c <= 0xE3 || c == ' ' && k+1 < len(b) && b[k+1] == ' ' {
+				return false
+			}
+		}
+		return true
+	}
+	// The bytes next to each edge of the masks, and some in the middle.
+	edges := []byte{0, 0x09, 0x1F, ' ', 0x21, 'a', 0x7F, 0x80, 0xC1, 0xC2, 0xC3, 0xDF, 0xE0, 0xE3, 0xE4, 0xFF}
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 200000; i++ {
+		b := make([]byte, r.IntN(24))
+		for k := range b {
+			if r.IntN(3) == 0 {
+				b[k] = byte(r.IntN(256))
+			} else {
+				b[k] = edges[r.IntN(len(edges))]
+			}
+		}
+		if len(b) >= 8 {
+			if got, want := plainOctet(binary.LittleEndian.Uint64(b)), rule(b[:8]); got != want {
+				t.Fatalf("plainOctet(% x) = %v, want %v", b[:8], got, want)
+			}
+		}
+		if got, want := plainRun(b), rule(b); got != want {
+			t.Fatalf("plainRun(% x) = %v, want %v", b, got, want)
 		}
 	}
 }
