@@ -242,7 +242,7 @@ func TestArchiveOnIsOffAt(t *testing.T) {
 		for i := range s.seq {
 			s.seq[i] = uint32(rng.Intn(4))
 		}
-		if got, want := c.ArchiveOn(s), c.offAt(&s)&NoArchive == 0; got != want {
+		if got, want := c.ArchiveOn(&s), c.offAt(&s)&NoArchive == 0; got != want {
 			t.Fatalf("flatBy %v flatSeq %v scope off %v seq %v: ArchiveOn %v, offAt says %v", c.flatBy, c.flatSeq, s.Off, s.seq, got, want)
 		}
 	}

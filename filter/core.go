@@ -11,7 +11,7 @@
 //	//   c.Start(&scope, &parentScope, &el)   an element opens (its region starts)
 //	//   c.Text(&scope, text)                 character data inserted in scope
 //	//   c.End(&scope, layout)                an element ends (its region too)
-//	//   c.Archive(raw, c.ArchiveOn(scope))   the token's bytes, for the archive copy
+//	//   c.Archive(raw, c.ArchiveOn(&scope))   the token's bytes, for the archive copy
 //	//   c.Meta / c.Toggle / c.BaseHref / c.EndHead (the head has ended)
 //	res, err := c.Finish()
 //
@@ -462,7 +462,7 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 		c.bodyContent()
 	}
 	if el.Link != NoLink && c.out.Link != nil && !s.Inert {
-		a := c.newLink(*s, el, ov)
+		a := c.newLink(s, el, ov)
 		if el.Link == LinkAnchor {
 			s.anchor, s.anchorGen, s.owns = a, a.gen, true
 		} else {
@@ -599,7 +599,7 @@ func (c *Core) Rescope(parent, s Scope) Scope {
 // newLink decides whether a link is followed and why not. The href and rel
 // are copied into the anchor (the element's bytes are the parser's); they
 // become strings when the link is written (linkStrings).
-func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
+func (c *Core) newLink(s *Scope, el *Element, own Override) *anchor {
 	a := c.links.anchor()
 	href, plain := hrefAsParsed(el.Href)
 	a.raw, a.hrefLen, a.plain = c.links.keep(href, el.Rel), len(href), plain
@@ -607,7 +607,7 @@ func (c *Core) newLink(s Scope, el *Element, own Override) *anchor {
 	a.link.Tag, a.link.Line, a.link.Col, a.link.Offset, a.link.Followed = el.Tag, el.Pos.Line, el.Pos.Col, el.Pos.Offset, true
 	a.base = c.linkBase
 	a.text = a.short[:0]
-	off := c.offAt(&s)
+	off := c.offAt(s)
 	switch {
 	case a.hrefLen == 0:
 		a.link.Followed, a.link.Reason = false, "empty href"
@@ -852,8 +852,8 @@ func (c *Core) WantsLinks() bool { return c.out.Link != nil }
 // ArchiveOn reports whether content in scope s belongs in the archive copy:
 // offAt's rule for the one switch, so small that it is inlined (parsers
 // ask for nearly every token).
-func (c *Core) ArchiveOn(s Scope) bool {
-	return s.Off&NoArchive == 0 && !c.flatTurnsOff(&s, 2) // NoArchive is bit 2
+func (c *Core) ArchiveOn(s *Scope) bool {
+	return s.Off&NoArchive == 0 && !c.flatTurnsOff(s, 2) // NoArchive is bit 2
 }
 
 // Archive passes a token's raw bytes to the archive copy, or elides them.

@@ -27,7 +27,7 @@ func (c *Core) EndLink(s Scope, el *Element, base *url.URL) {
 		return
 	}
 	c.linkBase = base
-	a := c.newLink(s, el, s.ov)
+	a := c.newLink(&s, el, s.ov)
 	c.linkBase = nil
 	a.done = true
 	c.enqueue(a)

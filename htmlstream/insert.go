@@ -49,7 +49,8 @@ func (b *builder) insertElement(x a.Atom, name string, ns uint8) *node {
 	}
 	b.push(n)
 	if b.archive && !b.tok.implied && b.tokNode == nil { // only the archive copy reads these
-		b.tokNode, b.tokParent, b.tokScope = n, t.scope, n.scope
+		b.tokNode = n
+		b.tokOn, b.tokParentOn = b.core.ArchiveOn(&n.scope), b.core.ArchiveOn(&t.scope)
 		b.tokVoid = n.flags&flagVoid != 0 || ns != nsHTML && b.selfClosing
 	}
 	return n

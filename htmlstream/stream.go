@@ -114,7 +114,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 				// but its bytes are part of the document.
 				if d.archive {
 					d.passPending()
-					d.archiveBytes(z.Raw(), z.dpos.Offset, core.ArchiveOn(b.top().scope))
+					d.archiveBytes(z.Raw(), z.dpos.Offset, core.ArchiveOn(&b.top().scope))
 					if d.raw != nil {
 						d.raw.end(core)
 					}
@@ -192,7 +192,7 @@ func (d *driver) token(tt html.TokenType) {
 			if b.textOff {
 				on = false
 			} else if !b.textOn {
-				on = c.ArchiveOn(b.top().scope)
+				on = c.ArchiveOn(&b.top().scope)
 			}
 			d.archiveRaw(on)
 		}
@@ -208,17 +208,17 @@ func (d *driver) token(tt html.TokenType) {
 			return
 		}
 		if b.tokNode == nil {
-			d.archiveRaw(c.ArchiveOn(b.top().scope))
+			d.archiveRaw(c.ArchiveOn(&b.top().scope))
 			return
 		}
 		// A void element is off the stack, and its node perhaps free,
 		// already: only an open element's end tag can follow.
-		if c.ArchiveOn(b.tokScope) {
+		if b.tokOn {
 			d.archiveRaw(true)
 			b.startCopied(b.tokNode)
 			return
 		}
-		switch parentOn := c.ArchiveOn(b.tokParent); {
+		switch parentOn := b.tokParentOn; {
 		case parentOn && b.tokVoid:
 			d.elide()
 		case parentOn:
@@ -229,7 +229,7 @@ func (d *driver) token(tt html.TokenType) {
 			d.archiveRaw(false)
 		}
 	case html.EndTagToken:
-		before := d.archive && c.ArchiveOn(b.top().scope)
+		before := d.archive && c.ArchiveOn(&b.top().scope)
 		d.readTag(tt)
 		b.endMatched = false
 		b.parseCurrentToken()
@@ -242,7 +242,7 @@ func (d *driver) token(tt html.TokenType) {
 		}
 		// An end tag goes with its start tag where a comment region
 		// crosses it (leftStack).
-		on := before || c.ArchiveOn(b.top().scope) || b.endMatched && b.endStartCopied && bareEndTag(d.z.Raw())
+		on := before || c.ArchiveOn(&b.top().scope) || b.endMatched && b.endStartCopied && bareEndTag(d.z.Raw())
 		if !on && (b.tok.atom == a.Body || b.tok.atom == a.Html) {
 			// </body> and </html> close nothing (the elements stay open to
 			// the end), but they are the region's own end tags.
@@ -259,17 +259,17 @@ func (d *driver) token(tt html.TokenType) {
 		if b.commentTo != nil {
 			where = b.commentTo
 		}
-		before := d.archive && c.ArchiveOn(where.scope)
+		before := d.archive && c.ArchiveOn(&where.scope)
 		CommentMarker(c, data, len(d.z.Raw()) > filter.MaxMarkerComment || d.z.commentPiece)
 		if d.archive {
-			d.archiveRaw(before || c.ArchiveOn(where.scope))
+			d.archiveRaw(before || c.ArchiveOn(&where.scope))
 		}
 	case html.DoctypeToken:
 		b.tok.setText(d.z.Text())
 		b.tok.typ = tt
 		b.parseCurrentToken()
 		if d.archive {
-			d.archiveRaw(c.ArchiveOn(b.top().scope))
+			d.archiveRaw(c.ArchiveOn(&b.top().scope))
 		}
 	}
 }
@@ -359,7 +359,7 @@ func (d *driver) ownTagArchived(x a.Atom) bool {
 		if i > 0 {
 			parent = b.oe[i-1].scope
 		}
-		return n.startCopied || c.ArchiveOn(parent) || c.ArchiveOn(n.scope)
+		return n.startCopied || c.ArchiveOn(&parent) || c.ArchiveOn(&n.scope)
 	}
 	return false
 }

@@ -145,10 +145,13 @@ type builder struct {
 	archive    bool // the archive copy is wanted: note where text lands
 
 	// What the current token did, for the archive copy.
-	tokNode   *node        // the element created for the token itself
-	tokParent filter.Scope // the scope it was inserted in
-	tokScope  filter.Scope // its own scope
-	tokVoid   bool         // it has no content (void, or self-closed foreign)
+	tokNode *node // the element created for the token itself
+	// tokOn and tokParentOn: its own scope, and the scope it was inserted
+	// in, are archived. Decided at insertion: nothing a start tag does
+	// after it changes them (the flat regions move only between tokens),
+	// and two bools cost less to keep than two scopes.
+	tokOn, tokParentOn bool
+	tokVoid            bool // it has no content (void, or self-closed foreign)
 	// endMatched: an end tag token took its own element (the one of its
 	// name) off the stack; endStartCopied: that element's start tag was
 	// copied to the archive (see leftStack).
@@ -735,7 +738,7 @@ func (b *builder) addText(text []byte) {
 	t := b.insertionTarget()
 	t.hasChild = true
 	if b.archive {
-		b.noteText(t.scope)
+		b.noteText(&t.scope)
 	}
 	if b.tok.utf8 && len(b.tail) == 0 {
 		// Valid text cannot end inside a character: nothing to hold back.
@@ -784,7 +787,7 @@ func incompleteTail(text []byte) int {
 	return 0
 }
 
-func (b *builder) noteText(s filter.Scope) {
+func (b *builder) noteText(s *filter.Scope) {
 	if b.core.ArchiveOn(s) {
 		b.textOn = true
 	} else {

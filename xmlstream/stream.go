@@ -264,7 +264,7 @@ func (d *driver) enterRef() error {
 	if len(d.stack) == 0 {
 		return notWellFormed(d.pos, "entity reference &%s; outside the root element", d.scan.refName)
 	}
-	d.refNoArchive = !d.core.ArchiveOn(d.topScope())
+	d.refNoArchive = !d.archiveOn(d.topScope())
 	d.refs = append(d.refs, entityRef{name: d.scan.refName, depth: len(d.stack)})
 	return nil
 }
@@ -345,12 +345,12 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 	case tokText, tokCDATA:
 		return d.charData(z.text, raw, text)
 	case tokComment:
-		before := d.core.ArchiveOn(d.topScope())
-		rootBefore := len(d.held) > 0 && d.core.ArchiveOn(d.core.Root())
+		before := d.archiveOn(d.topScope())
+		rootBefore := len(d.held) > 0 && d.archiveOn(d.core.Root())
 		htmlstream.CommentMarker(d.core, z.text, len(raw) > filter.MaxMarkerComment)
-		after := d.core.ArchiveOn(d.topScope())
+		after := d.archiveOn(d.topScope())
 		d.noteArchiveOff(before && after)
-		if len(d.held) > 0 && !rootBefore && d.core.ArchiveOn(d.core.Root()) {
+		if len(d.held) > 0 && !rootBefore && d.archiveOn(d.core.Root()) {
 			d.writeHeldTags() // the last comment region turning archiving off ended
 		}
 		d.archive(raw, before || after)
@@ -372,7 +372,7 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 		} else {
 			d.robotsPI(d.pos, text)
 		}
-		d.archive(raw, d.core.ArchiveOn(d.topScope()))
+		d.archive(raw, d.archiveOn(d.topScope()))
 	case tokDirective:
 		return d.directive(z.text, raw, text)
 	}
@@ -470,6 +470,9 @@ func borrowString(b []byte) string {
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
+
+// archiveOn is Core.ArchiveOn for a scope held by value.
+func (d *driver) archiveOn(s filter.Scope) bool { return d.core.ArchiveOn(&s) }
 
 func (d *driver) topScope() filter.Scope {
 	if n := len(d.stack); n > 0 {
@@ -663,7 +666,7 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	d.core.StartBased(&f.scope, &parent, &el, f.base)
 	// Outside the root element the copy takes everything (see archive):
 	// the root's start tag is always there.
-	parentOn, selfOn := len(d.stack) == 0 || d.core.ArchiveOn(parent), d.core.ArchiveOn(f.scope)
+	parentOn, selfOn := len(d.stack) == 0 || d.core.ArchiveOn(&parent), d.core.ArchiveOn(&f.scope)
 	d.noteArchiveOff(parentOn && selfOn)
 	empty := bytes.HasSuffix(text, []byte("/>"))
 	voidElided := false
@@ -711,7 +714,7 @@ func (d *driver) writeHeldTags() {
 			parent = d.stack[i-1].scope
 		}
 		f := &d.stack[i]
-		if !d.core.ArchiveOn(parent) {
+		if !d.core.ArchiveOn(&parent) {
 			kept = append(kept, i)
 			continue
 		}
@@ -1110,7 +1113,7 @@ func (d *driver) end(t xml.EndElement, raw []byte) error {
 	if f.prefix != t.Name.Space || f.local != t.Name.Local {
 		return notWellFormed(d.pos, "element <%s> (opened at %s) is closed by </%s>", f.tag(), f.pos, qname(t.Name))
 	}
-	before := d.core.ArchiveOn(f.scope)
+	before := d.core.ArchiveOn(&f.scope)
 	if f.collect {
 		d.endLink(f)
 	}
@@ -1129,7 +1132,7 @@ func (d *driver) end(t xml.EndElement, raw []byte) error {
 	}
 	written := f.tagWritten
 	d.stack = d.stack[:n-1]
-	after := d.core.ArchiveOn(d.topScope())
+	after := d.archiveOn(d.topScope())
 	d.noteArchiveOff(before && after)
 	if len(raw) > 0 {
 		// With its start tag, whatever the regions say (see tagWritten).
@@ -1165,7 +1168,7 @@ func (d *driver) charData(t []byte, raw, text []byte) error {
 			// ([22] prolog, [27] Misc).
 			return notWellFormed(d.pos, "text outside the root element")
 		}
-		d.archive(raw, d.core.ArchiveOn(d.core.Root()))
+		d.archive(raw, d.archiveOn(d.core.Root()))
 		return nil
 	}
 	end := d.scan.end()
@@ -1185,7 +1188,7 @@ func (d *driver) charData(t []byte, raw, text []byte) error {
 		}
 	}
 	d.core.Text(&f.scope, t)
-	d.archive(raw, d.core.ArchiveOn(f.scope))
+	d.archive(raw, d.core.ArchiveOn(&f.scope))
 	return nil
 }
 
@@ -1204,7 +1207,7 @@ func (d *driver) directive(t []byte, raw, text []byte) error {
 	for _, pi := range dt.pis {
 		d.robotsPI(w.at(d.tokStart+int64(pi.off)), pi.text)
 	}
-	d.archive(raw, d.core.ArchiveOn(d.core.Root()))
+	d.archive(raw, d.archiveOn(d.core.Root()))
 	return nil
 }
 
