@@ -164,7 +164,7 @@ func (c *Core) linkStrings(a *anchor) {
 	relAt := len(b)
 	b = append(b, rel...)
 	textAt := len(b)
-	b = appendCollapsed(b, a.text)
+	b = phrase.AppendWords(b, a.text)
 	s := unsafe.String(unsafe.SliceData(b), len(b))
 	a.link.Href, a.link.Rel, a.link.Text = s[hrefAt:relAt], s[relAt:textAt], s[textAt:]
 	switch {
@@ -177,47 +177,6 @@ func (c *Core) linkStrings(a *anchor) {
 		}
 	}
 }
-
-// appendCollapsed appends anchor text with its whitespace runs (as the text
-// output reads them: ASCII whitespace and the Unicode spaces) made one space and
-// the ends trimmed, a word at a time.
-func appendCollapsed(b, text []byte) []byte {
-	wrote := false
-	for i := 0; i < len(text); {
-		for i < len(text) {
-			if w := spaceAt(text, i); w > 0 {
-				i += w
-			} else {
-				break
-			}
-		}
-		j := i
-		for j < len(text) && spaceAt(text, j) == 0 {
-			j++
-		}
-		if j > i {
-			if wrote {
-				b = append(b, ' ')
-			}
-			b = append(b, text[i:j]...)
-			wrote = true
-		}
-		i = j
-	}
-	return b
-}
-
-// spaceAt is the length of the whitespace character at text[i] (0 if none),
-// as the text output reads whitespace.
-func spaceAt(text []byte, i int) int {
-	if !phrase.MayStartSpace(text[i]) {
-		return 0 // most bytes, decided inline
-	}
-	return spaceLen(text, i)
-}
-
-// spaceLen is phrase.SpaceLen out of line, so that spaceAt inlines.
-func spaceLen(text []byte, i int) int { return phrase.SpaceLen(text, i) }
 
 // relNoFollow reports whether a rel value has a token asking not to follow
 // (nofollow, ugc, sponsored), split on spaces and commas, any case, and

@@ -92,14 +92,7 @@ func NewLineWriter(fn func(Line) error) *Writer {
 func (w *Writer) Text(b []byte) {
 	// Most text is words between single spaces, perhaps with whitespace at
 	// its edges: the words are then one run, found without the loop below.
-	i, j := 0, len(b)
-	for i < j && asciiSpace[b[i]] {
-		i++
-	}
-	for j > i && asciiSpace[b[j-1]] {
-		j--
-	}
-	if plainRun(b[i:j]) {
+	if i, j := trimASCIISpace(b); plainRun(b[i:j]) {
 		if i > 0 && w.pending < sepSpace {
 			w.pending = sepSpace
 		}
@@ -112,6 +105,51 @@ func (w *Writer) Text(b []byte) {
 		return
 	}
 	w.textRuns(b)
+}
+
+// trimASCIISpace returns where b starts and ends without the ASCII
+// whitespace at its edges.
+func trimASCIISpace(b []byte) (i, j int) {
+	i, j = 0, len(b)
+	for i < j && asciiSpace[b[i]] {
+		i++
+	}
+	for j > i && asciiSpace[b[j-1]] {
+		j--
+	}
+	return i, j
+}
+
+// AppendWords appends the words of text to dst, one space apart: text as
+// Text writes it on one line (anchor text, a title), without separators
+// around it.
+func AppendWords(dst, text []byte) []byte {
+	if i, j := trimASCIISpace(text); plainRun(text[i:j]) {
+		return append(dst, text[i:j]...)
+	}
+	wrote := false
+	for i := 0; i < len(text); {
+		for i < len(text) && special[text[i]] {
+			n := SpaceLen(text, i)
+			if n == 0 {
+				break
+			}
+			i += n
+		}
+		j := i
+		for j < len(text) && (!special[text[j]] || SpaceLen(text, j) == 0) {
+			j++
+		}
+		if j > i {
+			if wrote {
+				dst = append(dst, ' ')
+			}
+			dst = append(dst, text[i:j]...)
+			wrote = true
+		}
+		i = j
+	}
+	return dst
 }
 
 // textRuns is Text for any text: it finds the runs of words one by one.

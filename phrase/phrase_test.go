@@ -178,3 +178,20 @@ func TestPlainRunAgreesWithItsRuleBytewise(t *testing.T) {
 		}
 	}
 }
+
+// AppendWords gives a text's words as Text writes them.
+func TestAppendWordsIsTextOnOneLine(t *testing.T) {
+	parts := []string{" ", "  ", "\t", "\n", "\r", "\f", "\v", "\xc2", "\xa0", "\u00a0", "\u3000", "\u2028", "\xe2\x80", "é", "a", "word", "\xff", "\x01"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 50000; i++ {
+		var b []byte
+		for j := r.IntN(12); j > 0; j-- {
+			b = append(b, parts[r.IntN(len(parts))]...)
+		}
+		got := AppendWords([]byte("href"), b)
+		want := append([]byte("href"), bytes.TrimSuffix(wordsOf(b), []byte("\n"))...)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("AppendWords(%q) = %q, want %q", b, got[4:], want[4:])
+		}
+	}
+}
