@@ -8,9 +8,9 @@
 //	c, _ := filter.NewCore(opts, outputs)
 //	root := c.Root()
 //	// per token: c.SetPos(pos), then any of
-//	//   c.Start(&scope, &parentScope, &el)   an element opens (its region starts)
-//	//   c.Text(&scope, text)                 character data inserted in scope
-//	//   c.End(&scope, layout)                an element ends (its region too)
+//	//   c.Start(&scope, &parentScope, &el)    an element opens (its region starts)
+//	//   c.Text(&scope, text)                  character data inserted in scope
+//	//   c.End(&scope, layout)                 an element ends (its region too)
 //	//   c.Archive(raw, c.ArchiveOn(&scope))   the token's bytes, for the archive copy
 //	//   c.Meta / c.Toggle / c.BaseHref / c.EndHead (the head has ended)
 //	res, err := c.Finish()

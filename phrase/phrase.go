@@ -121,7 +121,7 @@ func trimASCIISpace(b []byte) (i, j int) {
 }
 
 // AppendWords appends the words of text to dst, one space apart: text as
-// Text writes it on one line (anchor text, a title), without separators
+// Text writes it on one line (a link's anchor text), without separators
 // around it.
 func AppendWords(dst, text []byte) []byte {
 	if i, j := trimASCIISpace(text); plainRun(text[i:j]) {
@@ -211,9 +211,10 @@ func (w *Writer) run(b []byte) {
 // plainRun reports whether b, which neither starts nor ends with ASCII
 // whitespace, is one run of words as Text reads them: no ASCII control
 // (the other whitespace among them), no lead byte of a wide space, no two
-// spaces in a row. Eight bytes are checked at once (plainWords' test), in
-// windows one byte apart so that no pair of bytes falls between two; text
-// shorter than eight bytes, a byte at a time.
+// spaces in a row. Eight bytes are checked at once (plainOctet, which
+// plainWords uses too), in windows that overlap by one byte so that no
+// pair of bytes falls between two; text shorter than eight bytes, a byte
+// at a time.
 func plainRun(b []byte) bool {
 	n := len(b)
 	if n < 8 {
@@ -240,9 +241,11 @@ func plainRun(b []byte) bool {
 func plainOctet(x uint64) bool {
 	const ones, lows, highs = 0x0101010101010101, 0x7F7F7F7F7F7F7F7F, 0x8080808080808080
 	// Each test has the high bit of the bytes it names, exactly: the sums
-	// never carry from one byte to the next. The bytes below 0x20 are
-	// ctl's; the others are the zero bytes of x xor them (zeroBytes,
-	// written out so that this inlines).
+	// never carry from one byte to the next. A byte of x is 0x20 or more
+	// where x&lows + 0x60 or x has the high bit; a byte of s, c or e is not
+	// zero where s&lows + lows or s has it (the space, 0xC2, 0xE0 to 0xE3
+	// are the zero bytes of x xor them). other has it where the byte is
+	// none of those; sp where the byte is a space.
 	s, c, e := x^' '*ones, x^0xC2*ones, x&(0xFC*ones)^0xE0*ones
 	sp := ^((s&lows + lows) | s) & highs
 	other := (x&lows + (0x80-0x20)*ones | x) & (c&lows + lows | c) & (e&lows + lows | e)
@@ -281,12 +284,6 @@ func plainWords(b []byte, i int) int {
 		i += 8
 	}
 	return i
-}
-
-// zeroBytes has the high bit of each zero byte of x.
-func zeroBytes(x uint64) uint64 {
-	const lows, highs = 0x7F7F7F7F7F7F7F7F, 0x8080808080808080
-	return ^(((x & lows) + lows) | x) & highs
 }
 
 // SpaceLen is the length of the whitespace character at b[i], 0 if there is
@@ -341,10 +338,6 @@ func AllSpace(b []byte) bool {
 	}
 	return true
 }
-
-// MayStartSpace reports whether c can start a whitespace character
-// (SpaceLen): a test cheap enough to inline before calling SpaceLen.
-func MayStartSpace(c byte) bool { return special[c] }
 
 // special marks the bytes the scan must look at: ASCII whitespace, and the
 // lead bytes of the other spaces (SpaceLen).

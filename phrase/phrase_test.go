@@ -143,10 +143,10 @@ func TestAllSpaceIsTextWithoutWords(t *testing.T) {
 	}
 }
 
-// plainRun and plainOctet, Text's fast path, agree with a byte-at-a-time
-// reading of their rule. A wrong mask would not change Text's output (the
-// run loop takes what the fast path refuses), only make it slow: this is
-// the test that sees it.
+// plainRun and plainOctet, Text's fast path (and plainWords'), agree with
+// a byte-at-a-time reading of their rule. A mask that refused too much
+// would not change Text's output (the run loop takes what the fast path
+// refuses), only make it slow: this is the test that sees it.
 func TestPlainRunAgreesWithItsRuleBytewise(t *testing.T) {
 	rule := func(b []byte) bool {
 		for k, c := range b {
@@ -181,7 +181,11 @@ func TestPlainRunAgreesWithItsRuleBytewise(t *testing.T) {
 
 // AppendWords gives a text's words as Text writes them.
 func TestAppendWordsIsTextOnOneLine(t *testing.T) {
-	parts := []string{" ", "  ", "\t", "\n", "\r", "\f", "\v", "\xc2", "\xa0", "\u00a0", "\u3000", "\u2028", "\xe2\x80", "é", "a", "word", "\xff", "\x01"}
+	// Every space SpaceLen knows, bytes that start one, and words.
+	parts := []string{" ", "  ", "\t", "\n", "\r", "\f", "\v", "\xc2", "\xa0", "\xe2\x80", "é", "a", "word", "\xff", "\x01"}
+	for _, r := range "\u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000" {
+		parts = append(parts, string(r))
+	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 50000; i++ {
 		var b []byte
