@@ -3,6 +3,7 @@ package robofilter
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -184,6 +185,94 @@ func TestReadErrorInTheFirstKiBHasAPosition(t *testing.T) {
 		if string(doc.Archive) != src[:at] || doc.Text != whole.Text || len(doc.Links) != len(whole.Links) || len(doc.Links) == 0 {
 			t.Fatalf("error after %d bytes: archive of %d bytes, text %q, %d links; want the %d bytes before it, %q, %d links",
 				at, len(doc.Archive), doc.Text, len(doc.Links), at, whole.Text, len(whole.Links))
+		}
+	}
+}
+
+// failWith serves src in reads of n bytes (all of it at once for 0) and
+// then fails: with the last bytes when together is set (io.Reader allows
+// a read to return bytes and an error), else on the read after them.
+type failWith struct {
+	src      []byte
+	n        int
+	together bool
+}
+
+func (r *failWith) Read(p []byte) (int, error) {
+	if len(r.src) == 0 {
+		return 0, errFailAfter
+	}
+	k := len(r.src)
+	if r.n > 0 {
+		k = min(k, r.n)
+	}
+	k = copy(p[:min(len(p), k)], r.src)
+	r.src = r.src[k:]
+	if len(r.src) == 0 && r.together {
+		return k, errFailAfter
+	}
+	return k, nil
+}
+
+// A reader that returns its last bytes together with its error loses none
+// of them: every output, and the error and its position, are those of a
+// reader that fails on the next read, at every read size. The XML stage
+// and the records mode once dropped a failed read's bytes when it was the
+// first (the charset's head) and reported the input's error before a
+// well-formedness error the same bytes held.
+func TestInputFailingWithItsLastBytesLosesNone(t *testing.T) {
+	pad := strings.Repeat("word ", 300) // past the first KiB, the charset's head
+	for _, doc := range []struct {
+		name   string
+		format Format
+		src    string
+	}{
+		{"html", HTML, "<p>hello <b>x</b> <a href=/a>a</a> world"},
+		{"html, long", HTML, "<meta charset=windows-1252><p>caf\xe9 " + pad + "<a href=/a>a</a>"},
+		{"html, in a comment", HTML, "<p>hello<!-- x" + pad},
+		{"xml", XML, "<a>x <b>y</b></a>"},
+		{"xml, long", XML, "<?xml version='1.0' encoding='iso-8859-1'?><a>caf\xe9 " + pad + "</a><"},
+		{"xml, not well-formed", XML, "<a>x]]>y</a>"},
+		{"xml, not well-formed, late", XML, "<a>" + pad + "]]>y</a>"},
+		{"xml, mismatched", XML, "<a><b>" + pad + "</a>"},
+		{"xml, in text", XML, "<a>x" + pad},
+	} {
+		var want string
+		for _, together := range []bool{false, true} {
+			for _, n := range []int{0, 1, 7, 1000} {
+				d, err := Filter(&failWith{src: []byte(doc.src), n: n, together: together}, Options{Format: doc.format})
+				got := fmt.Sprintf("%q %q %d links, error %v", d.Text, d.Archive, len(d.Links), err)
+				if !errors.Is(err, errFailAfter) && !strings.Contains(doc.name, "not well-formed") && !strings.Contains(doc.name, "mismatched") {
+					t.Errorf("%s: error %v, want the input's", doc.name, err)
+				}
+				if want == "" {
+					want = got
+				} else if got != want {
+					t.Errorf("%s, reads of %d, bytes and error together %v:\n got %.300s\nwant %.300s", doc.name, n, together, got, want)
+				}
+			}
+		}
+	}
+	feeds := []string{
+		"<feed><entry><title>a</title></entry><entry><title>b " + pad + "</title></entry></feed>",
+		"<feed><entry><title>a</title></entry>",
+	}
+	for _, feed := range feeds {
+		var want string
+		for _, together := range []bool{false, true} {
+			for _, n := range []int{0, 1, 7, 1000} {
+				var titles []string
+				err := ProcessRecords(&failWith{src: []byte(feed), n: n, together: together}, "//entry", Options{}, func(r Record) error {
+					titles = append(titles, r.Title)
+					return nil
+				})
+				got := fmt.Sprintf("%q, error %v", titles, err)
+				if want == "" {
+					want = got
+				} else if got != want {
+					t.Errorf("records of %.40q, reads of %d, together %v:\n got %.200s\nwant %.200s", feed, n, together, got, want)
+				}
+			}
 		}
 	}
 }

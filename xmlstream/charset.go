@@ -28,9 +28,9 @@ func openSource(r io.Reader, core *filter.Core, opts Options) (*source, error) {
 	for len(head) < headSize && !s.eof && s.err == nil && !headDecides(head) {
 		head = s.readMore(head)
 	}
-	if s.err != nil {
-		return nil, s.err
-	}
+	// An input that fails here keeps its error for the scanner, which
+	// reports it once the bytes read before it are scanned: a reader may
+	// return bytes and an error together.
 	// Only the first headSize bytes decide, however many one read gave:
 	// otherwise a declaration that ends past them would count or not
 	// with the reader's chunk sizes.
@@ -127,27 +127,36 @@ func detectCharset(head []byte, callerLabel string) (docCharset, error) {
 // then ignore the declaration's encoding.
 func UTF8Reader(r io.Reader, label string) (in io.Reader, charset string, warnings []string, err error) {
 	head := make([]byte, 0, headSize)
+	var readErr error
 	for len(head) < headSize && !headDecides(head) {
 		var n int
-		n, err = r.Read(head[len(head):headSize])
+		n, readErr = r.Read(head[len(head):headSize])
 		head = head[:len(head)+n]
-		if err != nil {
+		if readErr != nil {
 			break
 		}
-	}
-	if err != nil && err != io.EOF {
-		return nil, "", nil, err
 	}
 	cs, err := detectCharset(head, label)
 	if err != nil {
 		return nil, "", cs.warnings, err
 	}
 	rest := io.MultiReader(bytes.NewReader(head[cs.prefix:]), r)
+	if readErr != nil && readErr != io.EOF {
+		// The input failed with the head: the parser reads the bytes
+		// before the failure, then the error (a reader may return bytes
+		// and an error together), as from any later read.
+		rest = io.MultiReader(bytes.NewReader(head[cs.prefix:]), failedReader{readErr})
+	}
 	if cs.enc == nil {
 		return rest, cs.name, cs.warnings, nil
 	}
 	return transform.NewReader(rest, cs.enc.NewDecoder()), cs.name, cs.warnings, nil
 }
+
+// failedReader replays the error an input failed with.
+type failedReader struct{ err error }
+
+func (r failedReader) Read([]byte) (int, error) { return 0, r.err }
 
 // setCharset chooses the input mode for the charset and starts the source
 // with the bytes already read.

@@ -222,7 +222,8 @@ func (d *driver) run() error {
 		}
 		if err != nil {
 			if d.scan.cut {
-				if after := d.cutToken(); d.src.readErr {
+				var se *scanError
+				if after := d.cutToken(); d.src.readErr && !errors.As(err, &se) {
 					d.pos = after // the input failed there, after what was written
 				}
 			}
@@ -517,13 +518,16 @@ func (d *driver) stopAt(err error) error {
 
 func (d *driver) failure(err error) error {
 	var se *scanError
+	// A well-formedness error is in bytes read: it comes first also when
+	// the read that brought them failed too (a reader may return bytes and
+	// an error together), as when the failure comes with the next read.
 	switch {
 	case errors.Is(err, errTokenTooLong):
 		return filter.LimitError(d.pos, filter.ErrTokenTooLong, d.maxToken)
-	case d.src.readErr:
-		return &filter.PosError{Pos: d.pos, Err: err}
 	case errors.As(err, &se):
 		return &filter.PosError{Pos: d.posAt(se.off), Err: se.wrapped()}
+	case d.src.readErr:
+		return &filter.PosError{Pos: d.pos, Err: err}
 	}
 	return &filter.PosError{Pos: d.pos, Err: fmt.Errorf("%w: %v", ErrNotWellFormed, err)}
 }
