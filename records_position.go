@@ -55,8 +55,11 @@ func (u *feedUnits) origLen(t []byte) int {
 		default:
 			l, ok := u.cache[r]
 			if !ok {
-				l = 1
-				if b, err := u.enc.Bytes(utf8.AppendRune(nil, r)); err == nil && len(b) > 0 {
+				l = 1 // a character the charset cannot encode was one byte
+				// x/net's encoders write one as a character reference
+				// ("&#128;"); no charset measured here spells a non-ASCII
+				// character with an ASCII byte first.
+				if b, err := u.enc.Bytes(utf8.AppendRune(nil, r)); err == nil && len(b) > 0 && b[0] >= utf8.RuneSelf {
 					l = len(b)
 				}
 				if len(u.cache) < 1<<16 {

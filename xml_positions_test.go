@@ -2,6 +2,7 @@ package robofilter
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -85,5 +86,21 @@ func TestXMLPositionsInUTF16CountTheInputsBytes(t *testing.T) {
 				t.Errorf("%s: %q at %d:%d, want %d:%d", e.name, want, p.Line, p.Col, line, wantCol)
 			}
 		}
+	}
+}
+
+// Records mode measures positions as the XML stage does: a character the
+// charset decodes but cannot encode (Shift_JIS's byte 0x80, U+0080) counts
+// the one byte it was, not the six of the character reference x/net's
+// encoder writes for it.
+func TestRecordPositionsCountAnUnencodableCharactersByte(t *testing.T) {
+	doc := `<?xml version="1.0" encoding="Shift_JIS"?><feed><entry><title>` + "\x80 a &x</title></entry></feed>"
+	err := ProcessRecords(strings.NewReader(doc), "//entry", Options{}, func(Record) error { return nil })
+	var pe *filter.PosError
+	if !errors.As(err, &pe) {
+		t.Fatalf("error %v, want a position", err)
+	}
+	if want := strings.Index(doc, "&x"); pe.Pos.Col != want+1 {
+		t.Errorf("error at column %d, want %d (the &)", pe.Pos.Col, want+1)
 	}
 }

@@ -2,6 +2,7 @@ package xmlstream
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -214,5 +215,27 @@ func TestCharsetComesOnlyFromAWellFormedDeclarationAtTheStart(t *testing.T) {
 				t.Errorf("UTF8Reader: %s, %q, %v", name, warns, err)
 			}
 		})
+	}
+}
+
+// A character the charset decodes but cannot encode (Shift_JIS's byte 0x80
+// reads as U+0080) counts the one byte it was in the input: positions
+// inside a token measure decoded text by encoding it again, and x/net's
+// encoder writes such a character as "&#128;", which once counted six.
+func TestUndecodableBackCharacterCountsItsByte(t *testing.T) {
+	decl := `<?xml version="1.0" encoding="Shift_JIS"?>`
+	for _, tc := range []struct{ doc, at string }{
+		{decl + "<r>\x80& 0</r>", "& 0"},
+		{decl + "\x80& 0", "& 0"},
+		{decl + "<r>\x80\x80\x83\x41 &x</r>", "&x"},
+	} {
+		got := runXML(t, strings.NewReader(tc.doc), filter.Options{}, Options{})
+		var pe *filter.PosError
+		if !errors.As(got.err, &pe) {
+			t.Fatalf("%q: error %v, want a position", tc.doc, got.err)
+		}
+		if want := int64(strings.Index(tc.doc, tc.at)); pe.Pos.Offset != want || pe.Pos.Col != int(want)+1 {
+			t.Errorf("%q: error at offset %d, column %d; want %d, %d", tc.doc, pe.Pos.Offset, pe.Pos.Col, want, want+1)
+		}
 	}
 }

@@ -392,14 +392,16 @@ func (s *source) encodedLen(t []byte) int {
 		return len(t)
 	}
 	// Rune by rune, so that a rune cut at t's end, or one the charset
-	// cannot encode (U+FFFD standing for bad input), counts one byte,
-	// whatever text follows it.
+	// cannot encode (U+FFFD standing for bad input, U+0080 for Shift_JIS's
+	// byte 0x80), counts one byte, whatever text follows it. x/net's
+	// encoders write such a rune as a character reference ("&#128;"),
+	// which no charset read by runs spells a non-ASCII character with.
 	n := 0
 	for len(t) > 0 {
 		r, size := utf8.DecodeRune(t)
 		if r < utf8.RuneSelf || r == utf8.RuneError {
 			n++
-		} else if b, err := s.enc.Bytes(t[:size]); err == nil && len(b) > 0 {
+		} else if b, err := s.enc.Bytes(t[:size]); err == nil && len(b) > 0 && b[0] >= utf8.RuneSelf {
 			n += len(b)
 		} else {
 			n++
