@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/robofilter/robofilter/filter"
 )
@@ -236,6 +237,46 @@ func TestUndecodableBackCharacterCountsItsByte(t *testing.T) {
 		}
 		if want := int64(strings.Index(tc.doc, tc.at)); pe.Pos.Offset != want || pe.Pos.Col != int(want)+1 {
 			t.Errorf("%q: error at offset %d, column %d; want %d, %d", tc.doc, pe.Pos.Offset, pe.Pos.Col, want, want+1)
+		}
+	}
+}
+
+// A malformed sequence that a multi-byte decoder reads as one U+FFFD may
+// be two bytes of the input (Shift_JIS "\x81\xff", Big5 "\x81\x7f"): the
+// positions after it, and where the archive copy stops, still count the
+// input's bytes, whatever the reads and the pieces.
+func TestMalformedSequencesKeepPositionsExact(t *testing.T) {
+	for _, tc := range []struct{ charset, bad string }{
+		{"Shift_JIS", "\x81\xff"},
+		{"Shift_JIS", "\x80\x81\xff\xa0"},
+		{"Big5", "\x81\x7f"},
+		{"GBK", "\x81\xff"},
+		{"EUC-JP", "\x8e\xff\x8f\xa1\xff"},
+		{"gb18030", "\x81\x30\x81"},
+		{"EUC-KR", "\x81\xff"},
+	} {
+		doc := `<?xml version="1.0" encoding="` + tc.charset + `"?><r>` + tc.bad + " a " + tc.bad + "&x</r>"
+		want := int64(strings.Index(doc, "&x"))
+		for _, read := range []struct {
+			name  string
+			r     func() io.Reader
+			piece int
+		}{
+			{"whole", func() io.Reader { return strings.NewReader(doc) }, 0},
+			{"byte by byte", func() io.Reader { return iotest.OneByteReader(strings.NewReader(doc)) }, 0},
+			{"in pieces", func() io.Reader { return iotest.OneByteReader(strings.NewReader(doc)) }, 3},
+		} {
+			got := runXML(t, read.r(), filter.Options{}, Options{piece: read.piece})
+			var pe *filter.PosError
+			if !errors.As(got.err, &pe) {
+				t.Fatalf("%s %q, %s: error %v, want a position", tc.charset, tc.bad, read.name, got.err)
+			}
+			if pe.Pos.Offset != want || pe.Pos.Col != int(want)+1 {
+				t.Errorf("%s %q, %s: error at offset %d, column %d; want %d, %d", tc.charset, tc.bad, read.name, pe.Pos.Offset, pe.Pos.Col, want, want+1)
+			}
+			if string(got.archive) != doc[:want] {
+				t.Errorf("%s %q, %s: archive copy %q, want %q", tc.charset, tc.bad, read.name, got.archive, doc[:want])
+			}
 		}
 	}
 }

@@ -70,6 +70,7 @@ type source struct {
 	runEndScan int  // raw[:runEndScan] has been searched for the end of a run (see decodeRuns)
 	multi      bool // modeMarkers: a multi-byte charset other than UTF-16
 	bounds     []boundary
+	runeLens   *[runeLenCache]runeLenEntry // runeLen's cache
 
 	keep     int64 // decoded offset of the current token's start
 	maxToken int
@@ -184,7 +185,7 @@ func (s *source) decodeRuns() {
 		if j < 0 {
 			break
 		}
-		s.decodeRun(s.raw[i:j])
+		s.decodeRun(s.raw[i:j], i)
 		d := s.base + int64(len(s.buf))
 		r := s.rawBase + int64(j)
 		if c == '<' {
@@ -196,7 +197,7 @@ func (s *source) decodeRuns() {
 		i = j + s.unit
 	}
 	if s.eof {
-		s.decodeRun(s.raw[i:])
+		s.decodeRun(s.raw[i:], i)
 		i = len(s.raw)
 		s.bounds = append(s.bounds, boundary{s.base + int64(len(s.buf)), s.rawBase + int64(i)})
 	} else if j := s.lastRunEnd(i); j >= 0 {
@@ -210,7 +211,7 @@ func (s *source) decodeRuns() {
 		// and the decoder sees it end the run, as when it decodes the run
 		// whole, so the decoded text is the same. It makes no boundary:
 		// offsets are mapped as before.
-		s.decodeRun(s.raw[i : j+s.unit])
+		s.decodeRun(s.raw[i:j+s.unit], i)
 		i = j + s.unit
 	}
 	s.rawDone = i
@@ -280,10 +281,10 @@ func (s *source) nextDelimiter(i int) (int, byte) {
 	return -1, 0
 }
 
-// decodeRun decodes one run of original bytes without delimiters, as a
-// whole: a sequence cut short at its end becomes U+FFFD, as a decoder
-// reaching a delimiter would make it.
-func (s *source) decodeRun(run []byte) {
+// decodeRun decodes one run of original bytes without delimiters (at
+// raw[at:]), as a whole: a sequence cut short at its end becomes U+FFFD, as
+// a decoder reaching a delimiter would make it.
+func (s *source) decodeRun(run []byte, at int) {
 	if len(run) == 0 {
 		return
 	}
@@ -291,7 +292,7 @@ func (s *source) decodeRun(run []byte) {
 		s.buf = append(s.buf, run...)
 		return
 	}
-	start := len(s.buf)
+	start, whole := len(s.buf), run
 	s.runDec.Reset()
 	for len(run) > 0 {
 		if cap(s.buf)-len(s.buf) < 4*len(run)+8 {
@@ -317,6 +318,63 @@ func (s *source) decodeRun(run []byte) {
 			return r
 		}, out)
 		s.buf = append(s.buf[:start], fixed...)
+	}
+	// In a single-byte charset every character is one byte, as encodedLen
+	// counts it. Elsewhere a malformed sequence of two bytes may make one
+	// U+FFFD, or a character the charset cannot encode may stand for two:
+	// such a run is decoded again a character at a time, with boundaries
+	// around what encodedLen does not measure right.
+	if (s.multi || s.unit == 2) && s.encodedLen(s.buf[start:]) != len(whole) {
+		s.buf = s.buf[:start]
+		s.decodeMeasured(whole, at)
+	}
+}
+
+// decodeMeasured decodes run (at raw[at:]) a character at a time, as
+// decodeRun decodes it whole (a decoder gives the same text however its
+// input is cut), and records a boundary before and after each character
+// whose encodedLen is not the length of the bytes it came from, so that
+// rawAt maps every offset of the run exactly: error positions, and where
+// the archive copy stops, do not fall inside a character.
+func (s *source) decodeMeasured(run []byte, at int) {
+	s.runDec.Reset()
+	var dst [2 * utf8.UTFMax]byte
+	for pos := 0; pos < len(run); {
+		k := min(s.unit, len(run)-pos)
+		for {
+			atEOF := pos+k == len(run)
+			nDst, nSrc, err := s.runDec.Transform(dst[:], run[pos:pos+k], atEOF)
+			if nDst == 0 && nSrc == 0 {
+				if err == transform.ErrShortSrc && !atEOF {
+					k++
+					continue
+				}
+				// No progress: the rest is one U+FFFD, as in decodeRun.
+				nDst, nSrc = copy(dst[:], "\uFFFD"), len(run)-pos
+			}
+			out := dst[:nDst]
+			if bytes.IndexByte(out, '<') >= 0 || bytes.IndexByte(out, '>') >= 0 {
+				out = bytes.Map(func(r rune) rune {
+					if r == '<' || r == '>' {
+						return utf8.RuneError
+					}
+					return r
+				}, out)
+			}
+			d, r := s.base+int64(len(s.buf)), s.rawBase+int64(at+pos)
+			if s.encodedLen(out) != nSrc {
+				if n := len(s.bounds); n == 0 || s.bounds[n-1].dec != d {
+					s.bounds = append(s.bounds, boundary{d, r})
+				}
+				s.bounds = append(s.bounds, boundary{d + int64(len(out)), r + int64(nSrc)})
+			}
+			s.buf = append(s.buf, out...)
+			if nSrc == 0 { // what the decoder held, given at the end
+				pos = len(run)
+			}
+			pos += nSrc
+			break
+		}
 	}
 }
 
@@ -392,23 +450,47 @@ func (s *source) encodedLen(t []byte) int {
 		return len(t)
 	}
 	// Rune by rune, so that a rune cut at t's end, or one the charset
-	// cannot encode (U+FFFD standing for bad input, U+0080 for Shift_JIS's
-	// byte 0x80), counts one byte, whatever text follows it. x/net's
-	// encoders write such a rune as a character reference ("&#128;"),
-	// which no charset read by runs spells a non-ASCII character with.
+	// cannot encode (runeLen), counts one byte, whatever text follows it;
+	// where a character came from more bytes than that, decodeRun made
+	// boundaries around it, and t never holds it whole.
 	n := 0
 	for len(t) > 0 {
 		r, size := utf8.DecodeRune(t)
 		if r < utf8.RuneSelf || r == utf8.RuneError {
 			n++
-		} else if b, err := s.enc.Bytes(t[:size]); err == nil && len(b) > 0 && b[0] >= utf8.RuneSelf {
-			n += len(b)
 		} else {
-			n++
+			n += s.runeLen(r)
 		}
 		t = t[size:]
 	}
 	return n
+}
+
+// runeLen is the length of a character in the original charset: 1 for
+// one it cannot encode (U+FFFD standing for bad input, U+0080 for
+// Shift_JIS's byte 0x80). x/net's encoders write such a character as a
+// character reference ("&#128;"), which no charset read by runs spells a
+// non-ASCII character with. Lengths are kept in a small cache: decodeRun
+// measures every run of a multi-byte charset.
+func (s *source) runeLen(r rune) int {
+	if s.runeLens == nil {
+		s.runeLens = new([runeLenCache]runeLenEntry)
+	}
+	e := &s.runeLens[uint32(r)%runeLenCache]
+	if e.n == 0 || e.r != r {
+		e.r, e.n = r, 1
+		if b, err := s.enc.Bytes(utf8.AppendRune(nil, r)); err == nil && len(b) > 0 && b[0] >= utf8.RuneSelf {
+			e.n = uint8(len(b))
+		}
+	}
+	return int(e.n)
+}
+
+const runeLenCache = 1024
+
+type runeLenEntry struct {
+	r rune
+	n uint8
 }
 
 // decSpan returns the decoded text from a to b, both held by the source.

@@ -132,7 +132,7 @@ func TestDecodingSplitAfterARunEndIsTheSame(t *testing.T) {
 		decode := func(runs ...[]byte) []byte {
 			s := &source{unit: unit, be: be, runDec: enc.NewDecoder(), mode: modeMarkers}
 			for _, r := range runs {
-				s.decodeRun(r)
+				s.decodeRun(r, 0)
 			}
 			return s.buf
 		}
