@@ -236,6 +236,8 @@ func TestInputFailingWithItsLastBytesLosesNone(t *testing.T) {
 		{"xml, not well-formed, late", XML, "<a>" + pad + "]]>y</a>"},
 		{"xml, mismatched", XML, "<a><b>" + pad + "</a>"},
 		{"xml, in text", XML, "<a>x" + pad},
+		{"xml, decoded whole", XML, "<?xml version='1.0' encoding='ISO-2022-JP'?><r>x <b>y</b>"},
+		{"xml, in UTF-16", XML, "\xff\xfe<\x00r\x00>\x00x\x00"},
 	} {
 		var want string
 		for _, together := range []bool{false, true} {
@@ -249,6 +251,25 @@ func TestInputFailingWithItsLastBytesLosesNone(t *testing.T) {
 					want = got
 				} else if got != want {
 					t.Errorf("%s, reads of %d, bytes and error together %v:\n got %.300s\nwant %.300s", doc.name, n, together, got, want)
+				}
+			}
+		}
+	}
+	// A token past the limit is the limit's error, also when the read that
+	// brought it failed.
+	for _, src := range []string{"<r><!-- " + strings.Repeat("c", 200), "<?xml version='1.0' encoding='Shift_JIS'?><r>" + strings.Repeat("\x82\xa0", 200)} {
+		var want string
+		for _, together := range []bool{false, true} {
+			for _, n := range []int{0, 1, 7} {
+				d, err := Filter(&failWith{src: []byte(src), n: n, together: together}, Options{Format: XML, MaxTokenSize: 100})
+				if !errors.Is(err, filter.ErrTokenTooLong) {
+					t.Errorf("%.30q, reads of %d, together %v: error %v, want the limit's", src, n, together, err)
+				}
+				got := fmt.Sprintf("%q %q, error %v", d.Text, d.Archive, err)
+				if want == "" {
+					want = got
+				} else if got != want {
+					t.Errorf("%.30q, reads of %d, together %v:\n got %.200s\nwant %.200s", src, n, together, got, want)
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package xmlstream
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -200,9 +201,16 @@ func (s *source) setCharset(enc encoding.Encoding, name string, head []byte, cor
 	}
 }
 
-// eofAware reads the rest of the original input unless it already ended.
+// eofAware reads the rest of the original input unless it already ended,
+// or failed with the head: then the error comes after the head's bytes, and
+// the source forgets it until the decoder's reader gives it back.
 func eofAware(s *source) io.Reader {
-	if s.eof {
+	switch {
+	case s.readErr:
+		err := s.err
+		s.err, s.readErr = nil, false
+		return failedReader{errors.Unwrap(err)}
+	case s.eof:
 		return bytes.NewReader(nil)
 	}
 	return s.in

@@ -254,6 +254,14 @@ func TestMalformedSequencesKeepPositionsExact(t *testing.T) {
 		{"EUC-JP", "\x8e\xff\x8f\xa1\xff"},
 		{"gb18030", "\x81\x30\x81"},
 		{"EUC-KR", "\x81\xff"},
+		// Characters that count more than their bytes beside ones that
+		// count less: the run's total can come out right.
+		{"Big5", "\x88\x62\x81\x7f"},
+		{"Big5", "\x81\x7f\x88\x62"},
+		{"gb18030", "\x80\xa4\x62\x81\xff"},
+		// A decoder that reads past a malformed sequence to reject it
+		// makes the next character in the same step.
+		{"EUC-JP", "\x8f\xa1"},
 	} {
 		doc := `<?xml version="1.0" encoding="` + tc.charset + `"?><r>` + tc.bad + " a " + tc.bad + "&x</r>"
 		want := int64(strings.Index(doc, "&x"))
@@ -278,5 +286,20 @@ func TestMalformedSequencesKeepPositionsExact(t *testing.T) {
 				t.Errorf("%s %q, %s: archive copy %q, want %q", tc.charset, tc.bad, read.name, got.archive, doc[:want])
 			}
 		}
+	}
+}
+
+// golang.org/x/text reads ';' as the second byte of a GB18030 sequence: a
+// ';' the decoded text has is not the nth of the original's (pin), and the
+// archive copy stops where the input failed all the same.
+func TestSemicolonInsideAGB18030SequenceMovesNoPosition(t *testing.T) {
+	doc := `<?xml version="1.0" encoding="gb18030"?><r>` + "\x81\x3b\x81\x30a; b;"
+	got := runXML(t, &failAfter{strings.NewReader(doc), 5}, filter.Options{}, Options{})
+	var pe *filter.PosError
+	if !errors.As(got.err, &pe) || !errors.Is(got.err, errConnectionReset) {
+		t.Fatalf("error %v, want the input's", got.err)
+	}
+	if pe.Pos.Offset != int64(len(doc)) || string(got.archive) != doc {
+		t.Errorf("error at offset %d, archive %q; want %d and the whole input", pe.Pos.Offset, got.archive, len(doc))
 	}
 }

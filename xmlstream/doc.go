@@ -101,7 +101,12 @@
 // except where a reference to an entity with markup cuts a text token
 // (the reference is a token of its own): the reader then finds the
 // reference's '&' and ';' in the original by counting them, as neither is
-// part of another character either. So each token's original bytes are
+// part of another character either (but a ';' in a multi-byte charset,
+// which golang.org/x/text's GB18030 may read inside one: there the offset
+// comes from the decoded text, measured in the charset, which is exact: a
+// run that does not encode back to its own bytes, malformed sequences
+// perhaps, is decoded again a character at a time, with the offsets of
+// each that measures differently recorded). So each token's original bytes are
 // known exactly: the archive copy of a document without no-archive markup
 // is the input, byte for byte, whatever its charset, even with invalid
 // sequences. UTF-8 input is not decoded at

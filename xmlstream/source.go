@@ -71,6 +71,7 @@ type source struct {
 	multi      bool // modeMarkers: a multi-byte charset other than UTF-16
 	bounds     []boundary
 	runeLens   *[runeLenCache]runeLenEntry // runeLen's cache
+	encoded    []byte                      // encodesBack's
 
 	keep     int64 // decoded offset of the current token's start
 	maxToken int
@@ -98,13 +99,18 @@ func (s *source) release(d int64) { s.keep = d }
 func (s *source) more() bool {
 	end := s.base + int64(len(s.buf))
 	for {
+		// The limit comes before the input's failure: a read may bring
+		// the bytes that pass it and the error together.
 		switch {
 		case s.base+int64(len(s.buf)) > end:
 			return true
-		case s.err != nil:
-			return false
-		case end-s.keep > int64(s.maxToken):
+		case end-s.keep > int64(s.maxToken),
+			// A run without a delimiter is part of one token; its
+			// decoded text is at least half its length.
+			s.mode == modeMarkers && len(s.raw)-s.rawDone > 2*s.maxToken:
 			s.err = errTokenTooLong
+			return false
+		case s.err != nil:
 			return false
 		case s.eof:
 			s.err = io.EOF
@@ -114,12 +120,6 @@ func (s *source) more() bool {
 		if s.mode == modeMarkers {
 			s.raw = s.readMore(s.raw)
 			s.decodeRuns()
-			// A run without a delimiter is part of one token; its decoded
-			// text is at least half its length.
-			if len(s.raw)-s.rawDone > 2*s.maxToken {
-				s.err = errTokenTooLong
-				return false
-			}
 		} else {
 			s.buf = s.readMore(s.buf)
 		}
@@ -319,37 +319,60 @@ func (s *source) decodeRun(run []byte, at int) {
 		}, out)
 		s.buf = append(s.buf[:start], fixed...)
 	}
-	// In a single-byte charset every character is one byte, as encodedLen
-	// counts it. Elsewhere a malformed sequence of two bytes may make one
-	// U+FFFD, or a character the charset cannot encode may stand for two:
-	// such a run is decoded again a character at a time, with boundaries
-	// around what encodedLen does not measure right.
-	if (s.multi || s.unit == 2) && s.encodedLen(s.buf[start:]) != len(whole) {
+	// rawAt measures decoded text by encoding it again (encodedLen). In a
+	// single-byte charset every character is one byte, as it counts them.
+	// In a multi-byte one, a malformed sequence of two bytes may make one
+	// U+FFFD, which counts one, and some characters count more than their
+	// bytes (gb18030's 0x80 reads as €, two bytes in the encoder; Big5's
+	// 0x88 0x62 as two characters): unless the run encodes back to its own
+	// bytes, which is exact, it is decoded again a character at a time,
+	// with boundaries around what does not measure as its bytes. UTF-16
+	// counts two bytes a character: only an odd last byte counts more.
+	if s.multi && !s.encodesBack(s.buf[start:], whole) || s.unit == 2 && s.encodedLen(s.buf[start:]) != len(whole) {
 		s.buf = s.buf[:start]
 		s.decodeMeasured(whole, at)
 	}
 }
 
-// decodeMeasured decodes run (at raw[at:]) a character at a time, as
-// decodeRun decodes it whole (a decoder gives the same text however its
-// input is cut), and records a boundary before and after each character
-// whose encodedLen is not the length of the bytes it came from, so that
-// rawAt maps every offset of the run exactly: error positions, and where
-// the archive copy stops, do not fall inside a character.
+// encodesBack reports whether decoded text encodes to exactly the original
+// bytes it was decoded from. Then every character's encoding is the bytes
+// it came from (the charsets' sequences are prefix-free), so encodedLen
+// measures any part of it exactly.
+func (s *source) encodesBack(text, orig []byte) bool {
+	s.enc.Reset()
+	var err error
+	s.encoded, _, err = transform.Append(s.enc, s.encoded[:0], text)
+	return err == nil && bytes.Equal(s.encoded, orig)
+}
+
+// decodeMeasured decodes run (at raw[at:]) a step at a time, as decodeRun
+// decodes it whole (a decoder gives the same text however its input and
+// output are cut): each step the fewest bytes that make a character, into
+// the least room that takes one, so that a step is one character (or the
+// few one sequence reads as, Big5's 0x88 0x62). It records a boundary
+// before and after each step whose encodedLen is not the length of the
+// bytes it came from, so that rawAt maps every offset of the run between
+// characters exactly: error positions, and where the archive copy stops,
+// do not fall inside a character.
 func (s *source) decodeMeasured(run []byte, at int) {
 	s.runDec.Reset()
-	var dst [2 * utf8.UTFMax]byte
+	var dst [4 * utf8.UTFMax]byte
 	for pos := 0; pos < len(run); {
-		k := min(s.unit, len(run)-pos)
+		k, room := min(s.unit, len(run)-pos), 1
 		for {
 			atEOF := pos+k == len(run)
-			nDst, nSrc, err := s.runDec.Transform(dst[:], run[pos:pos+k], atEOF)
+			nDst, nSrc, err := s.runDec.Transform(dst[:room], run[pos:pos+k], atEOF)
 			if nDst == 0 && nSrc == 0 {
-				if err == transform.ErrShortSrc && !atEOF {
+				switch {
+				case err == transform.ErrShortDst && room < len(dst):
+					room++
+					continue
+				case err == transform.ErrShortSrc && !atEOF:
 					k++
 					continue
 				}
-				// No progress: the rest is one U+FFFD, as in decodeRun.
+				// No progress (no decoder here makes none): the rest is
+				// one U+FFFD, as decodeRun makes it.
 				nDst, nSrc = copy(dst[:], "\uFFFD"), len(run)-pos
 			}
 			out := dst[:nDst]
@@ -369,10 +392,10 @@ func (s *source) decodeMeasured(run []byte, at int) {
 				s.bounds = append(s.bounds, boundary{d + int64(len(out)), r + int64(nSrc)})
 			}
 			s.buf = append(s.buf, out...)
+			pos += nSrc
 			if nSrc == 0 { // what the decoder held, given at the end
 				pos = len(run)
 			}
-			pos += nSrc
 			break
 		}
 	}
@@ -451,8 +474,8 @@ func (s *source) encodedLen(t []byte) int {
 	}
 	// Rune by rune, so that a rune cut at t's end, or one the charset
 	// cannot encode (runeLen), counts one byte, whatever text follows it;
-	// where a character came from more bytes than that, decodeRun made
-	// boundaries around it, and t never holds it whole.
+	// where a character's count is not its bytes', decodeRun made
+	// boundaries around it: rawAt measures no text that holds it whole.
 	n := 0
 	for len(t) > 0 {
 		r, size := utf8.DecodeRune(t)
@@ -467,11 +490,11 @@ func (s *source) encodedLen(t []byte) int {
 }
 
 // runeLen is the length of a character in the original charset: 1 for
-// one it cannot encode (U+FFFD standing for bad input, U+0080 for
-// Shift_JIS's byte 0x80). x/net's encoders write such a character as a
-// character reference ("&#128;"), which no charset read by runs spells a
-// non-ASCII character with. Lengths are kept in a small cache: decodeRun
-// measures every run of a multi-byte charset.
+// one it cannot encode (U+0080, Shift_JIS's byte 0x80). x/net's encoders
+// write such a character as a character reference ("&#128;"), which no
+// charset read by runs spells a non-ASCII character with. Lengths are kept
+// in a small cache: a long token's positions measure it character by
+// character.
 func (s *source) runeLen(r rune) int {
 	if s.runeLens == nil {
 		s.runeLens = new([runeLenCache]runeLenEntry)
@@ -561,11 +584,15 @@ func utf16Bytes(b []byte) int {
 // is exact (the archive copy may cut there, not only at a token's '<' or
 // '>'). It counts the c of the decoded text since the boundary before d
 // and finds as many in the original: in every charset read by runs, as
-// '<' and '>', none is part of another character. Where the count does
-// not hold (a charset that decodes something else to one), d keeps the
-// offset rawAt gives it.
+// '<' and '>', none is part of another character (but ';', below). Where
+// the count does not hold (a charset that decodes something else to one),
+// d keeps the offset rawAt gives it.
 func (s *source) pin(d int64, c byte) {
-	if s.mode != modeMarkers {
+	// golang.org/x/text reads ';' as the second byte of a GB18030
+	// sequence (a lead byte, then 0x30 to 0x3F): in a multi-byte charset
+	// a ';' of the original may be part of another character, and rawAt,
+	// exact there (decodeRun), maps d.
+	if s.mode != modeMarkers || c == ';' && s.multi {
 		return
 	}
 	k := sort.Search(len(s.bounds), func(i int) bool { return s.bounds[i].dec > d }) - 1
