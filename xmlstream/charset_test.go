@@ -303,3 +303,28 @@ func TestSemicolonInsideAGB18030SequenceMovesNoPosition(t *testing.T) {
 		t.Errorf("error at offset %d, archive %q; want %d and the whole input", pe.Pos.Offset, got.archive, len(doc))
 	}
 }
+
+// An odd last byte of a UTF-16 document reads as U+FFFD, which stands for
+// that one byte in the column of the end (a column counts the original
+// bytes since the line's end), however the text before it comes.
+func TestOddLastByteOfUTF16CountsOneByte(t *testing.T) {
+	for _, tc := range []struct {
+		doc string
+		col int
+	}{
+		{"\xff\xfe<\x00r\x00>\x00\r\x00" + "00000", 6},
+		{"\xff\xfe<\x00r\x00>\x00\n\x00" + "0000000", 8},
+		{"\xff\xfe<\x00r\x00>\x00a\x00" + "0000000", 18},
+	} {
+		for _, piece := range []int{0, 1, 2} {
+			got := runXML(t, iotest.OneByteReader(strings.NewReader(tc.doc)), filter.Options{}, Options{piece: piece})
+			var pe *filter.PosError
+			if !errors.As(got.err, &pe) {
+				t.Fatalf("%q: error %v, want a position", tc.doc, got.err)
+			}
+			if pe.Pos.Col != tc.col || pe.Pos.Offset != int64(len(tc.doc)) {
+				t.Errorf("%q, pieces of %d: error at column %d, offset %d; want %d, %d", tc.doc, piece, pe.Pos.Col, pe.Pos.Offset, tc.col, len(tc.doc))
+			}
+		}
+	}
+}

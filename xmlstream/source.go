@@ -554,7 +554,9 @@ func (s *source) advance(p filter.Pos, raw, dec []byte) filter.Pos {
 		q := p.Advance(dec)
 		q.Offset = p.Offset + int64(len(raw))
 		if end := bytes.LastIndexAny(dec, "\n\r"); end >= 0 {
-			q.Col = 1 + utf16Bytes(dec[end+1:])
+			// The original bytes after the line end: an odd last byte of
+			// the input reads as U+FFFD, which stands for one byte, not two.
+			q.Col = 1 + max(len(raw)-utf16Bytes(dec[:end+1]), 0)
 		} else {
 			q.Col = p.Col + len(raw)
 		}
