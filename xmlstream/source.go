@@ -308,16 +308,8 @@ func (s *source) decodeRun(run []byte, at int) {
 			break
 		}
 	}
-	// A charset that decoded a non-delimiter to '<' or '>' would break the
-	// delimiter map: such a character is not markup here.
-	if out := s.buf[start:]; bytes.IndexByte(out, '<') >= 0 || bytes.IndexByte(out, '>') >= 0 {
-		fixed := bytes.Map(func(r rune) rune {
-			if r == '<' || r == '>' {
-				return utf8.RuneError
-			}
-			return r
-		}, out)
-		s.buf = append(s.buf[:start], fixed...)
+	if out := s.buf[start:]; hasDelimiter(out) {
+		s.buf = append(s.buf[:start], noDelimiters(out)...)
 	}
 	// rawAt measures decoded text by encoding it again (encodedLen). In a
 	// single-byte charset every character is one byte, as it counts them.
@@ -376,13 +368,8 @@ func (s *source) decodeMeasured(run []byte, at int) {
 				nDst, nSrc = copy(dst[:], "\uFFFD"), len(run)-pos
 			}
 			out := dst[:nDst]
-			if bytes.IndexByte(out, '<') >= 0 || bytes.IndexByte(out, '>') >= 0 {
-				out = bytes.Map(func(r rune) rune {
-					if r == '<' || r == '>' {
-						return utf8.RuneError
-					}
-					return r
-				}, out)
+			if hasDelimiter(out) {
+				out = noDelimiters(out)
 			}
 			d, r := s.base+int64(len(s.buf)), s.rawBase+int64(at+pos)
 			if s.encodedLen(out) != nSrc {
@@ -399,6 +386,22 @@ func (s *source) decodeMeasured(run []byte, at int) {
 			break
 		}
 	}
+}
+
+// hasDelimiter reports whether decoded text holds a '<' or '>'. A charset
+// that decoded a non-delimiter to one would break the delimiter map:
+// noDelimiters makes such a character U+FFFD, as it is not markup here.
+func hasDelimiter(b []byte) bool {
+	return bytes.IndexByte(b, '<') >= 0 || bytes.IndexByte(b, '>') >= 0
+}
+
+func noDelimiters(b []byte) []byte {
+	return bytes.Map(func(r rune) rune {
+		if r == '<' || r == '>' {
+			return utf8.RuneError
+		}
+		return r
+	}, b)
 }
 
 func isASCII(b []byte) bool {
