@@ -109,7 +109,7 @@ func ProcessFeed(r io.Reader, xpath string, opts Options, fn func(Record) error)
 	var feed *feedReader
 	defer func() { res = feedResult(opts, cs, feed) }()
 	head := &headBytes{r: r}
-	in, cs, charsetWarnings, err := xmlstream.UTF8Reader(head, opts.Charset)
+	in, irregular, cs, charsetWarnings, err := xmlstream.UTF8ReaderMeasured(head, opts.Charset)
 	if err != nil {
 		return nil, fmt.Errorf("records: %w", err)
 	}
@@ -120,6 +120,7 @@ func ProcessFeed(r io.Reader, xpath string, opts Options, fn func(Record) error)
 		first = append(first, filter.Warning{Pos: filter.StartPos, Line: 1, Col: 1, Message: w})
 	}
 	feed = newFeedReader(in, cs, head.bom(cs), opts)
+	feed.win.u.irregular = irregular
 	// xmlquery reads through bufio.NewReader, which returns a *bufio.Reader
 	// of at least its default size as it is: the decoder then reads this
 	// one, byte by byte, and where it stopped is what feed handed out less

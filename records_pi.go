@@ -113,7 +113,7 @@ func (f *feedReader) doctypePIs() *feedError {
 		if !f.placeDoctype {
 			// The DOCTYPE started in bytes handed out before: its
 			// position is known (the window may no longer hold it).
-			p.pos = f.win.u.advance(f.doctypePos, f.capture[:k])
+			p.pos = f.win.u.advance(f.doctypePos, f.capture[:k], f.doctypeStart)
 		} // else it is in the bytes being handed out: placePIs places it
 		f.pis = append(f.pis, p)
 	}

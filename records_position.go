@@ -17,7 +17,9 @@ import (
 // the first line counts); in a charset where every ASCII byte is that
 // character (single-byte charsets, Shift_JIS, EUC, GBK, Big5 …) each
 // character's original length is that of its encoding (one byte for a
-// character the charset cannot encode: U+FFFD standing for bad input); in
+// character the charset cannot encode: U+FFFD standing for bad input),
+// plus what the decoder noted for those that came from more or fewer bytes
+// (xmlstream.Irregulars); in
 // UTF-16, two bytes a character (four beyond the Basic Multilingual
 // Plane), its lines read from the decoded text (a byte 0x0A of the
 // original may be half of another character); in a stateful charset
@@ -26,6 +28,10 @@ type feedUnits struct {
 	enc   *encoding.Encoder // nil: the decoded bytes
 	utf16 bool
 	cache map[rune]int
+	// irregular lists the characters whose measure is not their bytes
+	// (a malformed sequence of two bytes read as one U+FFFD …), as the
+	// decoder found them: what they add makes the count exact.
+	irregular *xmlstream.Irregulars
 }
 
 func newFeedUnits(charset string) *feedUnits {
@@ -72,17 +78,19 @@ func (u *feedUnits) origLen(t []byte) int {
 	return n
 }
 
-// advance returns the position after the decoded bytes b, from p.
-func (u *feedUnits) advance(p filter.Pos, b []byte) filter.Pos {
+// advance returns the position after the decoded bytes b, which start at
+// decoded offset off, from p.
+func (u *feedUnits) advance(p filter.Pos, b []byte, off int64) filter.Pos {
 	q := p.Advance(b) // lines, and everything in UTF-8
 	if u.enc == nil && !u.utf16 {
 		return q
 	}
-	q.Offset = p.Offset + int64(u.origLen(b))
+	end := off + int64(len(b))
+	q.Offset = p.Offset + int64(u.origLen(b)+u.irregular.Extra(off, end))
 	if i := bytes.LastIndexAny(b, "\r\n"); i >= 0 {
-		q.Col = 1 + u.origLen(b[i+1:])
+		q.Col = 1 + u.origLen(b[i+1:]) + u.irregular.Extra(off+int64(i+1), end)
 	} else {
-		q.Col = p.Col + u.origLen(b)
+		q.Col = p.Col + u.origLen(b) + u.irregular.Extra(off, end)
 	}
 	return q
 }
@@ -109,8 +117,9 @@ func (w *posWindow) add(b []byte) {
 	for k := 0; k < utf8.UTFMax-1 && cut > 0 && w.buf[cut]&0xC0 == 0x80; k++ {
 		cut-- // at a character's start
 	}
-	w.pos = w.u.advance(w.pos, w.buf[:cut])
+	w.pos = w.u.advance(w.pos, w.buf[:cut], w.base)
 	w.base += int64(cut)
+	w.u.irregular.Forget(w.base) // nothing before the window is asked for
 	w.buf = w.buf[:copy(w.buf, w.buf[cut:])]
 }
 
@@ -118,7 +127,7 @@ func (w *posWindow) add(b []byte) {
 // nearest it holds).
 func (w *posWindow) at(off int64) filter.Pos {
 	i := min(max(off-w.base, 0), int64(len(w.buf)))
-	return w.u.advance(w.pos, w.buf[:i])
+	return w.u.advance(w.pos, w.buf[:i], w.base)
 }
 
 // lastIndex is the offset of the last s that starts before end, or

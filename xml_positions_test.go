@@ -3,8 +3,10 @@ package robofilter
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode/utf16"
 
 	"github.com/robofilter/robofilter/filter"
@@ -89,18 +91,33 @@ func TestXMLPositionsInUTF16CountTheInputsBytes(t *testing.T) {
 	}
 }
 
-// Records mode measures positions as the XML stage does: a character the
-// charset decodes but cannot encode (Shift_JIS's byte 0x80, U+0080) counts
-// the one byte it was, not the six of the character reference x/net's
-// encoder writes for it.
-func TestRecordPositionsCountAnUnencodableCharactersByte(t *testing.T) {
-	doc := `<?xml version="1.0" encoding="Shift_JIS"?><feed><entry><title>` + "\x80 a &x</title></entry></feed>"
-	err := ProcessRecords(strings.NewReader(doc), "//entry", Options{}, func(Record) error { return nil })
-	var pe *filter.PosError
-	if !errors.As(err, &pe) {
-		t.Fatalf("error %v, want a position", err)
-	}
-	if want := strings.Index(doc, "&x"); pe.Pos.Col != want+1 {
-		t.Errorf("error at column %d, want %d (the &)", pe.Pos.Col, want+1)
+// Records mode counts positions as the XML stage does, exactly, in
+// multi-byte charsets too: a character the charset decodes but cannot
+// encode (Shift_JIS's byte 0x80, U+0080) counts the one byte it was, not
+// the six of the character reference x/net's encoder writes for it; a
+// malformed sequence of two bytes read as one U+FFFD counts two; a byte
+// read as a character the encoder writes longer (gb18030's 0x80, €) or a
+// sequence read as two characters (Big5's 0x88 0x62) count their bytes.
+func TestRecordPositionsCountTheOriginalBytes(t *testing.T) {
+	for _, tc := range []struct{ charset, odd string }{
+		{"Shift_JIS", "\x80"},
+		{"Shift_JIS", "\x81\xff"},
+		{"Big5", "\x81\x7f"},
+		{"Big5", "\x88\x62"},
+		{"gb18030", "\x80"},
+		{"EUC-JP", "\x8f\xa1"},
+	} {
+		doc := `<?xml version="1.0" encoding="` + tc.charset + `"?><feed><entry><title>` + tc.odd + " a\n" + tc.odd + " &x</title></entry></feed>"
+		want := strings.Index(doc, "&x")
+		for _, r := range []io.Reader{strings.NewReader(doc), iotest.OneByteReader(strings.NewReader(doc))} {
+			err := ProcessRecords(r, "//entry", Options{}, func(Record) error { return nil })
+			var pe *filter.PosError
+			if !errors.As(err, &pe) {
+				t.Fatalf("%s %q: error %v, want a position", tc.charset, tc.odd, err)
+			}
+			if col := want - strings.LastIndex(doc, "\n"); pe.Pos.Offset != int64(want) || pe.Pos.Col != col {
+				t.Errorf("%s %q: error at offset %d, column %d; want %d, %d (the &)", tc.charset, tc.odd, pe.Pos.Offset, pe.Pos.Col, want, col)
+			}
+		}
 	}
 }

@@ -127,6 +127,15 @@ func detectCharset(head []byte, callerLabel string) (docCharset, error) {
 // must read a document as Run does (the records mode); the parser should
 // then ignore the declaration's encoding.
 func UTF8Reader(r io.Reader, label string) (in io.Reader, charset string, warnings []string, err error) {
+	in, _, charset, warnings, err = UTF8ReaderMeasured(r, label)
+	return in, charset, warnings, err
+}
+
+// UTF8ReaderMeasured is UTF8Reader, and for a multi-byte charset in which
+// the XML stage counts original bytes (PositionEncoder's), it lists the
+// characters whose measure is not their bytes as the reader decodes them
+// (nil in other charsets).
+func UTF8ReaderMeasured(r io.Reader, label string) (in io.Reader, m *Irregulars, charset string, warnings []string, err error) {
 	head := make([]byte, 0, headSize)
 	var readErr error
 	for len(head) < headSize && !headDecides(head) {
@@ -139,7 +148,7 @@ func UTF8Reader(r io.Reader, label string) (in io.Reader, charset string, warnin
 	}
 	cs, err := detectCharset(head, label)
 	if err != nil {
-		return nil, "", cs.warnings, err
+		return nil, nil, "", cs.warnings, err
 	}
 	rest := io.MultiReader(bytes.NewReader(head[cs.prefix:]), r)
 	if readErr != nil && readErr != io.EOF {
@@ -149,9 +158,14 @@ func UTF8Reader(r io.Reader, label string) (in io.Reader, charset string, warnin
 		rest = io.MultiReader(bytes.NewReader(head[cs.prefix:]), failedReader{readErr})
 	}
 	if cs.enc == nil {
-		return rest, cs.name, cs.warnings, nil
+		return rest, nil, cs.name, cs.warnings, nil
 	}
-	return transform.NewReader(rest, cs.enc.NewDecoder()), cs.name, cs.warnings, nil
+	if PositionEncoder(cs.name) != nil && !singleByteCharset(cs.enc, cs.name) {
+		m = &Irregulars{}
+		dec := &measuringDecoder{dec: cs.enc.NewDecoder(), step: cs.enc.NewDecoder(), enc: cs.enc.NewEncoder(), m: m}
+		return transform.NewReader(rest, dec), m, cs.name, cs.warnings, nil
+	}
+	return transform.NewReader(rest, cs.enc.NewDecoder()), nil, cs.name, cs.warnings, nil
 }
 
 // failedReader replays the error an input failed with.
