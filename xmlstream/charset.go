@@ -162,7 +162,7 @@ func UTF8ReaderMeasured(r io.Reader, label string) (in io.Reader, m *Irregulars,
 	}
 	if PositionEncoder(cs.name) != nil && !singleByteCharset(cs.enc, cs.name) {
 		m = &Irregulars{}
-		dec := &measuringDecoder{dec: cs.enc.NewDecoder(), step: cs.enc.NewDecoder(), enc: cs.enc.NewEncoder(), m: m}
+		dec := &measuringDecoder{dec: cs.enc.NewDecoder(), step: cs.enc.NewDecoder(), measure: charsetMeasure{enc: cs.enc.NewEncoder()}, m: m}
 		return transform.NewReader(rest, dec), m, cs.name, cs.warnings, nil
 	}
 	return transform.NewReader(rest, cs.enc.NewDecoder()), nil, cs.name, cs.warnings, nil
@@ -185,7 +185,7 @@ func (s *source) setCharset(enc encoding.Encoding, name string, head []byte, cor
 		if strings.HasPrefix(name, "utf-16") {
 			s.unit = 2
 		}
-		s.runDec, s.enc = enc.NewDecoder(), enc.NewEncoder()
+		s.runDec, s.measure.enc = enc.NewDecoder(), enc.NewEncoder()
 		s.multi = s.unit == 1 && !singleByteCharset(enc, name)
 		s.raw = head
 		s.rawDone, s.rawScan = int(s.prefix), int(s.prefix)

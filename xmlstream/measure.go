@@ -61,9 +61,7 @@ func (m *Irregulars) Forget(off int64) {
 // next), as the XML stage's source does (decodeMeasured).
 type measuringDecoder struct {
 	dec, step transform.Transformer
-	enc       *encoding.Encoder
-	encoded   []byte
-	lens      *[runeLenCache]runeLenEntry
+	measure   charsetMeasure
 	m         *Irregulars
 }
 
@@ -71,32 +69,34 @@ func (t *measuringDecoder) Reset() { t.dec.Reset() }
 
 func (t *measuringDecoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc int, err error) {
 	nDst, nSrc, err = t.dec.Transform(dst, src, atEOF)
-	if nSrc > 0 && !t.encodesBack(dst[:nDst], src[:nSrc]) {
-		t.measure(src, nSrc, atEOF)
+	if nSrc > 0 && !t.measure.encodesBack(dst[:nDst], src[:nSrc]) {
+		out := t.m.out
+		decodeSteps(t.step, src, nSrc, 1, atEOF, func(text []byte, n int) {
+			if got := t.measure.textLen(text); got != n {
+				t.m.list = append(t.m.list, irregular{off: out, extra: n - got})
+			}
+			out += int64(len(text))
+		})
 	}
 	t.m.out += int64(nDst)
 	return nDst, nSrc, err
 }
 
-func (t *measuringDecoder) encodesBack(text, orig []byte) bool {
-	t.enc.Reset()
-	var err error
-	t.encoded, _, err = transform.Append(t.enc, t.encoded[:0], text)
-	return err == nil && bytes.Equal(t.encoded, orig)
-}
-
-// measure decodes src[:n] a character at a time (looking past n, as the
-// decoder may have, to decide a malformed sequence) and lists the
-// characters that do not measure as their bytes.
-func (t *measuringDecoder) measure(src []byte, n int, atEOF bool) {
-	t.step.Reset()
+// decodeSteps decodes src[:n] with dec, reset, a step at a time, as dec
+// decodes it in one go (a decoder gives the same text however its input
+// and output are cut), and calls step with each step's text and the
+// number of bytes it came from. A step takes the fewest bytes that make a
+// character (looking past n, as a decoder may to reject a malformed
+// sequence), into the least room that takes one: it is one character, or
+// the few one sequence reads as (Big5's 0x88 0x62). unit is the bytes of
+// the smallest character; atEOF says src ends the input.
+func decodeSteps(dec transform.Transformer, src []byte, n, unit int, atEOF bool, step func(text []byte, n int)) {
+	dec.Reset()
 	var dst [4 * utf8.UTFMax]byte
-	out := t.m.out
 	for pos := 0; pos < n; {
-		k, room := 1, 1
+		k, room := min(unit, len(src)-pos), 1
 		for {
-			last := atEOF && pos+k == len(src)
-			nDst, nSrc, err := t.step.Transform(dst[:room], src[pos:pos+k], last)
+			nDst, nSrc, err := dec.Transform(dst[:room], src[pos:pos+k], atEOF && pos+k == len(src))
 			if nDst == 0 && nSrc == 0 {
 				switch {
 				case err == transform.ErrShortDst && room < len(dst):
@@ -106,22 +106,40 @@ func (t *measuringDecoder) measure(src []byte, n int, atEOF bool) {
 					k++
 					continue
 				}
-				return // the decoder's own step decides no more: leave the rest unlisted
+				// No progress (no decoder here makes none): the rest is one
+				// U+FFFD, as the source's decodeRun makes it.
+				nDst, nSrc = copy(dst[:], "\uFFFD"), n-pos
 			}
-			if got := measureOf(dst[:nDst], t); got != nSrc {
-				t.m.list = append(t.m.list, irregular{off: out, extra: nSrc - got})
-			}
-			out += int64(nDst)
+			step(dst[:nDst], nSrc)
 			pos += max(nSrc, 1)
 			break
 		}
 	}
 }
 
-// measureOf is a character's measure in the charset (encodedLen's, and
-// the records mode's): one byte for ASCII, U+FFFD and what the charset
-// cannot encode.
-func measureOf(text []byte, t *measuringDecoder) int {
+// charsetMeasure measures decoded text in the bytes of a charset read by
+// runs, as positions count them: a character is as long as its encoding,
+// one byte for ASCII and for what the charset cannot encode (U+FFFD
+// standing for bad input, U+0080 for Shift_JIS's byte 0x80). x/net's
+// encoders write such a character as a character reference ("&#128;"),
+// which no charset read by runs spells a non-ASCII character with.
+// Lengths are kept in a small cache.
+type charsetMeasure struct {
+	enc     *encoding.Encoder
+	lens    *[runeLenCache]runeLenEntry
+	encoded []byte // encodesBack's
+}
+
+const runeLenCache = 1024
+
+type runeLenEntry struct {
+	r rune
+	n uint8
+}
+
+// textLen is the measure of text. Rune by rune, so that a rune cut at
+// text's end counts one byte, whatever text follows it.
+func (c *charsetMeasure) textLen(text []byte) int {
 	n := 0
 	for len(text) > 0 {
 		r, size := utf8.DecodeRune(text)
@@ -130,17 +148,28 @@ func measureOf(text []byte, t *measuringDecoder) int {
 			n++
 			continue
 		}
-		if t.lens == nil {
-			t.lens = new([runeLenCache]runeLenEntry)
+		if c.lens == nil {
+			c.lens = new([runeLenCache]runeLenEntry)
 		}
-		e := &t.lens[uint32(r)%runeLenCache]
+		e := &c.lens[uint32(r)%runeLenCache]
 		if e.n == 0 || e.r != r {
 			e.r, e.n = r, 1
-			if b, err := t.enc.Bytes(utf8.AppendRune(nil, r)); err == nil && len(b) > 0 && b[0] >= utf8.RuneSelf {
+			if b, err := c.enc.Bytes(utf8.AppendRune(nil, r)); err == nil && len(b) > 0 && b[0] >= utf8.RuneSelf {
 				e.n = uint8(len(b))
 			}
 		}
 		n += int(e.n)
 	}
 	return n
+}
+
+// encodesBack reports whether decoded text encodes to exactly the original
+// bytes it was decoded from. Then every character's encoding is the bytes
+// it came from (the charsets' sequences are prefix-free), and textLen
+// measures any part of it exactly.
+func (c *charsetMeasure) encodesBack(text, orig []byte) bool {
+	c.enc.Reset()
+	var err error
+	c.encoded, _, err = transform.Append(c.enc, c.encoded[:0], text)
+	return err == nil && bytes.Equal(c.encoded, orig)
 }

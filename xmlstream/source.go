@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
-	"golang.org/x/text/encoding"
 	"golang.org/x/text/transform"
 )
 
@@ -52,13 +51,13 @@ type boundary struct{ dec, raw int64 }
 // current token plus one read chunk, and fails the token that grows past
 // the token size limit.
 type source struct {
-	in     io.Reader
-	mode   inputMode
-	unit   int  // bytes of a delimiter in the original: 1, or 2 for UTF-16
-	be     bool // UTF-16 big-endian
-	runDec transform.Transformer
-	enc    *encoding.Encoder // to measure decoded text in original bytes
-	prefix int64             // original bytes before the decoded text (a BOM)
+	in      io.Reader
+	mode    inputMode
+	unit    int  // bytes of a delimiter in the original: 1, or 2 for UTF-16
+	be      bool // UTF-16 big-endian
+	runDec  transform.Transformer
+	measure charsetMeasure // decoded text in original bytes (single- and multi-byte charsets)
+	prefix  int64          // original bytes before the decoded text (a BOM)
 
 	buf  []byte // decoded text; buf[0] is at decoded offset base
 	base int64
@@ -70,8 +69,6 @@ type source struct {
 	runEndScan int  // raw[:runEndScan] has been searched for the end of a run (see decodeRuns)
 	multi      bool // modeMarkers: a multi-byte charset other than UTF-16
 	bounds     []boundary
-	runeLens   *[runeLenCache]runeLenEntry // runeLen's cache
-	encoded    []byte                      // encodesBack's
 
 	keep     int64 // decoded offset of the current token's start
 	maxToken int
@@ -320,72 +317,34 @@ func (s *source) decodeRun(run []byte, at int) {
 	// bytes, which is exact, it is decoded again a character at a time,
 	// with boundaries around what does not measure as its bytes. UTF-16
 	// counts two bytes a character: only an odd last byte counts more.
-	if s.multi && !s.encodesBack(s.buf[start:], whole) || s.unit == 2 && s.encodedLen(s.buf[start:]) != len(whole) {
+	if s.multi && !s.measure.encodesBack(s.buf[start:], whole) || s.unit == 2 && s.encodedLen(s.buf[start:]) != len(whole) {
 		s.buf = s.buf[:start]
 		s.decodeMeasured(whole, at)
 	}
 }
 
-// encodesBack reports whether decoded text encodes to exactly the original
-// bytes it was decoded from. Then every character's encoding is the bytes
-// it came from (the charsets' sequences are prefix-free), so encodedLen
-// measures any part of it exactly.
-func (s *source) encodesBack(text, orig []byte) bool {
-	s.enc.Reset()
-	var err error
-	s.encoded, _, err = transform.Append(s.enc, s.encoded[:0], text)
-	return err == nil && bytes.Equal(s.encoded, orig)
-}
-
-// decodeMeasured decodes run (at raw[at:]) a step at a time, as decodeRun
-// decodes it whole (a decoder gives the same text however its input and
-// output are cut): each step the fewest bytes that make a character, into
-// the least room that takes one, so that a step is one character (or the
-// few one sequence reads as, Big5's 0x88 0x62). It records a boundary
-// before and after each step whose encodedLen is not the length of the
-// bytes it came from, so that rawAt maps every offset of the run between
-// characters exactly: error positions, and where the archive copy stops,
-// do not fall inside a character.
+// decodeMeasured decodes run (at raw[at:]) a character at a time
+// (decodeSteps) and records a boundary before and after each step whose
+// encodedLen is not the length of the bytes it came from, so that rawAt
+// maps every offset of the run between characters exactly: error
+// positions, and where the archive copy stops, do not fall inside a
+// character.
 func (s *source) decodeMeasured(run []byte, at int) {
-	s.runDec.Reset()
-	var dst [4 * utf8.UTFMax]byte
-	for pos := 0; pos < len(run); {
-		k, room := min(s.unit, len(run)-pos), 1
-		for {
-			atEOF := pos+k == len(run)
-			nDst, nSrc, err := s.runDec.Transform(dst[:room], run[pos:pos+k], atEOF)
-			if nDst == 0 && nSrc == 0 {
-				switch {
-				case err == transform.ErrShortDst && room < len(dst):
-					room++
-					continue
-				case err == transform.ErrShortSrc && !atEOF:
-					k++
-					continue
-				}
-				// No progress (no decoder here makes none): the rest is
-				// one U+FFFD, as decodeRun makes it.
-				nDst, nSrc = copy(dst[:], "\uFFFD"), len(run)-pos
-			}
-			out := dst[:nDst]
-			if hasDelimiter(out) {
-				out = noDelimiters(out)
-			}
-			d, r := s.base+int64(len(s.buf)), s.rawBase+int64(at+pos)
-			if s.encodedLen(out) != nSrc {
-				if n := len(s.bounds); n == 0 || s.bounds[n-1].dec != d {
-					s.bounds = append(s.bounds, boundary{d, r})
-				}
-				s.bounds = append(s.bounds, boundary{d + int64(len(out)), r + int64(nSrc)})
-			}
-			s.buf = append(s.buf, out...)
-			pos += nSrc
-			if nSrc == 0 { // what the decoder held, given at the end
-				pos = len(run)
-			}
-			break
+	pos := 0
+	decodeSteps(s.runDec, run, len(run), s.unit, true, func(text []byte, n int) {
+		if hasDelimiter(text) {
+			text = noDelimiters(text)
 		}
-	}
+		d, r := s.base+int64(len(s.buf)), s.rawBase+int64(at+pos)
+		if s.encodedLen(text) != n {
+			if k := len(s.bounds); k == 0 || s.bounds[k-1].dec != d {
+				s.bounds = append(s.bounds, boundary{d, r})
+			}
+			s.bounds = append(s.bounds, boundary{d + int64(len(text)), r + int64(n)})
+		}
+		s.buf = append(s.buf, text...)
+		pos += n
+	})
 }
 
 // hasDelimiter reports whether decoded text holds a '<' or '>'. A charset
@@ -475,48 +434,9 @@ func (s *source) encodedLen(t []byte) int {
 	if isASCII(t) {
 		return len(t)
 	}
-	// Rune by rune, so that a rune cut at t's end, or one the charset
-	// cannot encode (runeLen), counts one byte, whatever text follows it;
-	// where a character's count is not its bytes', decodeRun made
+	// Where a character's measure is not its bytes', decodeRun made
 	// boundaries around it: rawAt measures no text that holds it whole.
-	n := 0
-	for len(t) > 0 {
-		r, size := utf8.DecodeRune(t)
-		if r < utf8.RuneSelf || r == utf8.RuneError {
-			n++
-		} else {
-			n += s.runeLen(r)
-		}
-		t = t[size:]
-	}
-	return n
-}
-
-// runeLen is the length of a character in the original charset: 1 for
-// one it cannot encode (U+0080, Shift_JIS's byte 0x80). x/net's encoders
-// write such a character as a character reference ("&#128;"), which no
-// charset read by runs spells a non-ASCII character with. Lengths are kept
-// in a small cache: a long token's positions measure it character by
-// character.
-func (s *source) runeLen(r rune) int {
-	if s.runeLens == nil {
-		s.runeLens = new([runeLenCache]runeLenEntry)
-	}
-	e := &s.runeLens[uint32(r)%runeLenCache]
-	if e.n == 0 || e.r != r {
-		e.r, e.n = r, 1
-		if b, err := s.enc.Bytes(utf8.AppendRune(nil, r)); err == nil && len(b) > 0 && b[0] >= utf8.RuneSelf {
-			e.n = uint8(len(b))
-		}
-	}
-	return int(e.n)
-}
-
-const runeLenCache = 1024
-
-type runeLenEntry struct {
-	r rune
-	n uint8
+	return s.measure.textLen(t)
 }
 
 // decSpan returns the decoded text from a to b, both held by the source.

@@ -130,7 +130,7 @@ func TestDecodingSplitAfterARunEndIsTheSame(t *testing.T) {
 			t.Errorf("%s: singleByte %v", name, single)
 		}
 		decode := func(runs ...[]byte) []byte {
-			s := &source{unit: unit, be: be, runDec: enc.NewDecoder(), enc: enc.NewEncoder(), mode: modeMarkers, multi: !single && unit == 1}
+			s := &source{unit: unit, be: be, runDec: enc.NewDecoder(), measure: charsetMeasure{enc: enc.NewEncoder()}, mode: modeMarkers, multi: !single && unit == 1}
 			for _, r := range runs {
 				s.decodeRun(r, 0)
 			}
