@@ -8,7 +8,6 @@ import (
 
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/xmlstream"
-	"golang.org/x/text/encoding"
 )
 
 // Positions. The feed reader sees the document decoded to UTF-8; a
@@ -25,9 +24,8 @@ import (
 // original may be half of another character); in a stateful charset
 // (ISO-2022-JP), positions count the decoded text.
 type feedUnits struct {
-	enc   *encoding.Encoder // nil: the decoded bytes
-	utf16 bool
-	cache map[rune]int
+	measure *xmlstream.PositionMeasure // nil: the decoded bytes
+	utf16   bool
 	// irregular lists the characters whose measure is not their bytes
 	// (a malformed sequence of two bytes read as one U+FFFD …), as the
 	// decoder found them: what they add makes the count exact.
@@ -35,45 +33,17 @@ type feedUnits struct {
 }
 
 func newFeedUnits(charset string) *feedUnits {
-	u := &feedUnits{utf16: strings.HasPrefix(charset, "utf-16")}
-	if enc := xmlstream.PositionEncoder(charset); enc != nil {
-		u.enc, u.cache = enc, map[rune]int{}
-	}
-	return u
+	return &feedUnits{measure: xmlstream.NewPositionMeasure(charset), utf16: strings.HasPrefix(charset, "utf-16")}
 }
 
 // origLen is the length of decoded text in the original charset.
 func (u *feedUnits) origLen(t []byte) int {
+	if !u.utf16 {
+		return u.measure.Len(t)
+	}
 	n := 0
-	for len(t) > 0 {
-		if t[0] < utf8.RuneSelf && !u.utf16 {
-			n++
-			t = t[1:]
-			continue
-		}
-		r, size := utf8.DecodeRune(t)
-		t = t[size:]
-		switch {
-		case u.utf16:
-			n += 2 * max(utf16.RuneLen(r), 1)
-		case r == utf8.RuneError:
-			n++
-		default:
-			l, ok := u.cache[r]
-			if !ok {
-				l = 1 // a character the charset cannot encode was one byte
-				// x/net's encoders write one as a character reference
-				// ("&#128;"); no charset measured here spells a non-ASCII
-				// character with an ASCII byte first.
-				if b, err := u.enc.Bytes(utf8.AppendRune(nil, r)); err == nil && len(b) > 0 && b[0] >= utf8.RuneSelf {
-					l = len(b)
-				}
-				if len(u.cache) < 1<<16 {
-					u.cache[r] = l
-				}
-			}
-			n += l
-		}
+	for _, r := range string(t) {
+		n += 2 * max(utf16.RuneLen(r), 1)
 	}
 	return n
 }
@@ -82,7 +52,7 @@ func (u *feedUnits) origLen(t []byte) int {
 // decoded offset off, from p.
 func (u *feedUnits) advance(p filter.Pos, b []byte, off int64) filter.Pos {
 	q := p.Advance(b) // lines, and everything in UTF-8
-	if u.enc == nil && !u.utf16 {
+	if u.measure == nil && !u.utf16 {
 		return q
 	}
 	end := off + int64(len(b))

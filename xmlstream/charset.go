@@ -132,7 +132,7 @@ func UTF8Reader(r io.Reader, label string) (in io.Reader, charset string, warnin
 }
 
 // UTF8ReaderMeasured is UTF8Reader, and for a multi-byte charset in which
-// the XML stage counts original bytes (PositionEncoder's), it lists the
+// the XML stage counts original bytes (NewPositionMeasure's), it lists the
 // characters whose measure is not their bytes as the reader decodes them
 // (nil in other charsets).
 func UTF8ReaderMeasured(r io.Reader, label string) (in io.Reader, m *Irregulars, charset string, warnings []string, err error) {
@@ -160,7 +160,7 @@ func UTF8ReaderMeasured(r io.Reader, label string) (in io.Reader, m *Irregulars,
 	if cs.enc == nil {
 		return rest, nil, cs.name, cs.warnings, nil
 	}
-	if PositionEncoder(cs.name) != nil && !singleByteCharset(cs.enc, cs.name) {
+	if NewPositionMeasure(cs.name) != nil && !singleByteCharset(cs.enc, cs.name) {
 		m = &Irregulars{}
 		dec := &measuringDecoder{dec: cs.enc.NewDecoder(), step: cs.enc.NewDecoder(), measure: charsetMeasure{enc: cs.enc.NewEncoder()}, m: m}
 		return transform.NewReader(rest, dec), m, cs.name, cs.warnings, nil

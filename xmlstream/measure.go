@@ -9,7 +9,7 @@ import (
 )
 
 // Irregulars lists, for text decoded from a multi-byte charset, the
-// characters whose measure in the charset (PositionEncoder's: a character
+// characters whose measure in the charset (PositionMeasure's: a character
 // the charset cannot encode, U+FFFD standing for bad input, counts one
 // byte) is not the number of bytes they came from: a malformed sequence of
 // two bytes that reads as one U+FFFD, gb18030's 0x80 that reads as € (two

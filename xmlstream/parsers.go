@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-
-	"golang.org/x/text/encoding"
 )
 
 // What another XML parser needs to read a document as the XML stage reads
@@ -181,15 +179,21 @@ func IsChar(r rune) bool { return isXMLChar(r) }
 // name ends; it does not check a Name.
 func IsNameByte(c byte) bool { return isNameByte(c) }
 
-// PositionEncoder returns an encoder to the charset UTF8Reader named
-// (charset), if the XML stage counts positions in a document in that
-// charset in its original bytes, a character as long as its encoding: an
-// ASCII-compatible charset other than UTF-8 and UTF-16, in which every
-// ASCII byte is that character and nothing carries state (Windows-1252,
-// Shift_JIS …). It returns nil otherwise: in UTF-8 the decoded bytes are
-// the original, in UTF-16 and stateful charsets (ISO-2022-JP) the XML stage
-// counts lines and columns in the decoded text.
-func PositionEncoder(charset string) *encoding.Encoder {
+// PositionMeasure measures decoded text in the original bytes of the
+// charset UTF8Reader named, as the XML stage counts positions there: a
+// character as long as its encoding, one byte for what the charset cannot
+// encode (U+FFFD standing for bad input). The characters that came from
+// more or fewer bytes than that are in UTF8ReaderMeasured's Irregulars.
+type PositionMeasure struct{ m charsetMeasure }
+
+// NewPositionMeasure returns the measure of charset if the XML stage
+// counts positions in a document in it in its original bytes by measuring
+// the decoded text: an ASCII-compatible charset other than UTF-8 and
+// UTF-16, in which every ASCII byte is that character and nothing carries
+// state (Windows-1252, Shift_JIS …). It returns nil otherwise: in UTF-8
+// the decoded bytes are the original, in UTF-16 and stateful charsets
+// (ISO-2022-JP) the XML stage counts lines and columns in the decoded text.
+func NewPositionMeasure(charset string) *PositionMeasure {
 	if charset == "utf-8" || strings.HasPrefix(charset, "utf-16") {
 		return nil
 	}
@@ -197,5 +201,8 @@ func PositionEncoder(charset string) *encoding.Encoder {
 	if e == nil || !asciiCompatible(e, name) {
 		return nil
 	}
-	return e.NewEncoder()
+	return &PositionMeasure{charsetMeasure{enc: e.NewEncoder()}}
 }
+
+// Len is the length of decoded text in the original charset.
+func (p *PositionMeasure) Len(text []byte) int { return p.m.textLen(text) }

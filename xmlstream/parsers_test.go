@@ -129,11 +129,14 @@ func TestCharRefIsCharIsNameByte(t *testing.T) {
 	}
 }
 
-func TestPositionEncoder(t *testing.T) {
+func TestPositionMeasure(t *testing.T) {
 	for charset, want := range map[string]bool{"utf-8": false, "utf-16le": false, "windows-1252": true, "shift_jis": true, "iso-2022-jp": false} {
-		if got := PositionEncoder(charset) != nil; got != want {
-			t.Errorf("PositionEncoder(%q): %v, want %v", charset, got, want)
+		if got := NewPositionMeasure(charset) != nil; got != want {
+			t.Errorf("NewPositionMeasure(%q): %v, want %v", charset, got, want)
 		}
+	}
+	if n := NewPositionMeasure("shift_jis").Len([]byte("a\u3042\u0080\uFFFD")); n != 1+2+1+1 {
+		t.Errorf("shift_jis: %d bytes, want 5", n)
 	}
 }
 
