@@ -72,6 +72,10 @@ type posWindow struct {
 	base int64 // decoded offset of buf[0]
 	pos  filter.Pos
 	buf  []byte
+	// hold is where a DOCTYPE being read started (math.MaxInt64: none):
+	// its PIs are placed from there when it ends, perhaps long after the
+	// window has moved on, so the irregular characters since are kept.
+	hold int64
 }
 
 // posKeep is what a posWindow keeps: the parser's buffer, and what an
@@ -89,7 +93,7 @@ func (w *posWindow) add(b []byte) {
 	}
 	w.pos = w.u.advance(w.pos, w.buf[:cut], w.base)
 	w.base += int64(cut)
-	w.u.irregular.Forget(w.base) // nothing before the window is asked for
+	w.u.irregular.Forget(min(w.base, w.hold)) // nothing before is asked for
 	w.buf = w.buf[:copy(w.buf, w.buf[cut:])]
 }
 

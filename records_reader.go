@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
@@ -152,7 +153,7 @@ func newFeedReader(r io.Reader, charset string, bom int, opts Options) *feedRead
 		maxToken = filter.DefaultMaxTokenSize
 	}
 	f := &feedReader{r: r, maxToken: maxToken, ents: newFeedEntities(min(maxToken, xmlstream.MaxEntityExpansion))}
-	f.win.u = newFeedUnits(charset)
+	f.win.u, f.win.hold = newFeedUnits(charset), math.MaxInt64
 	f.win.pos = filter.Pos{Offset: int64(bom), Line: 1, Col: 1 + bom}
 	return f
 }

@@ -3,6 +3,7 @@ package robofilter
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
@@ -172,7 +173,7 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				f.name = append(f.name[:0], c)
 				if !f.split {
 					f.capture, f.capturing = append(f.capture[:0], '<', '!', c), true
-					f.doctypeStart, f.placeDoctype = f.tagStart, true
+					f.doctypeStart, f.placeDoctype, f.win.hold = f.tagStart, true, f.tagStart
 				}
 			}
 		case fsBangDash:
@@ -263,6 +264,7 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 					} else {
 						f.split = true // the internal subset goes on
 					}
+					f.win.hold = math.MaxInt64
 				}
 				f.endToken(at)
 				break

@@ -121,3 +121,21 @@ func TestRecordPositionsCountTheOriginalBytes(t *testing.T) {
 		}
 	}
 }
+
+// A robots PI in a DOCTYPE is placed when the DOCTYPE ends, perhaps long
+// after the position window moved past its start: the irregular
+// characters between (a malformed two-byte sequence) still count.
+func TestRecordPositionsInALongDoctype(t *testing.T) {
+	doc := `<?xml version="1.0" encoding="Shift_JIS"?><!DOCTYPE feed [ <!-- ` + "\x81\xff" + ` --> <!--` + strings.Repeat("y", 40000) + `--> <?robots index='no' follow="no"?> ]><feed><entry/></feed>`
+	var warnings []filter.Warning
+	if err := ProcessRecords(strings.NewReader(doc), "//entry", Options{}, func(r Record) error {
+		warnings = append(warnings, r.Warnings...)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Index(doc, "<?robots")
+	if len(warnings) != 1 || warnings[0].Pos.Offset != int64(want) || warnings[0].Col != want+1 {
+		t.Fatalf("warnings %+v; want one at offset %d, column %d (the PI)", warnings, want, want+1)
+	}
+}

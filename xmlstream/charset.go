@@ -127,7 +127,7 @@ func detectCharset(head []byte, callerLabel string) (docCharset, error) {
 // must read a document as Run does (the records mode); the parser should
 // then ignore the declaration's encoding.
 func UTF8Reader(r io.Reader, label string) (in io.Reader, charset string, warnings []string, err error) {
-	in, _, charset, warnings, err = UTF8ReaderMeasured(r, label)
+	in, _, charset, warnings, err = utf8Reader(r, label, false)
 	return in, charset, warnings, err
 }
 
@@ -135,7 +135,12 @@ func UTF8Reader(r io.Reader, label string) (in io.Reader, charset string, warnin
 // the XML stage counts original bytes (NewPositionMeasure's), it lists the
 // characters whose measure is not their bytes as the reader decodes them
 // (nil in other charsets).
+// The caller bounds the list with Forget as it goes.
 func UTF8ReaderMeasured(r io.Reader, label string) (in io.Reader, m *Irregulars, charset string, warnings []string, err error) {
+	return utf8Reader(r, label, true)
+}
+
+func utf8Reader(r io.Reader, label string, measured bool) (in io.Reader, m *Irregulars, charset string, warnings []string, err error) {
 	head := make([]byte, 0, headSize)
 	var readErr error
 	for len(head) < headSize && !headDecides(head) {
@@ -160,7 +165,7 @@ func UTF8ReaderMeasured(r io.Reader, label string) (in io.Reader, m *Irregulars,
 	if cs.enc == nil {
 		return rest, nil, cs.name, cs.warnings, nil
 	}
-	if NewPositionMeasure(cs.name) != nil && !singleByteCharset(cs.enc, cs.name) {
+	if measured && countsOriginalBytes(cs.enc, cs.name) && !singleByteCharset(cs.enc, cs.name) {
 		m = &Irregulars{}
 		dec := &measuringDecoder{dec: cs.enc.NewDecoder(), step: cs.enc.NewDecoder(), measure: charsetMeasure{enc: cs.enc.NewEncoder()}, m: m}
 		return transform.NewReader(rest, dec), m, cs.name, cs.warnings, nil

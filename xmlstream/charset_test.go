@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -326,5 +327,28 @@ func TestOddLastByteOfUTF16CountsOneByte(t *testing.T) {
 				t.Errorf("%q, pieces of %d: error at column %d, offset %d; want %d, %d", tc.doc, piece, pe.Pos.Col, pe.Pos.Offset, tc.col, len(tc.doc))
 			}
 		}
+	}
+}
+
+// UTF8Reader, for other parsers, decodes and keeps nothing per character:
+// only UTF8ReaderMeasured lists the irregular ones, for a caller that bounds
+// the list.
+func TestUTF8ReaderKeepsNothingPerCharacter(t *testing.T) {
+	doc := `<?xml version="1.0" encoding="Shift_JIS"?><r>` + strings.Repeat("\x81\xff", 1<<20) + "</r>"
+	r, _, _, err := UTF8Reader(strings.NewReader(doc), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("decoding 2 MiB allocated %d bytes", n)
+	}
+	if _, m, _, _, _ := UTF8ReaderMeasured(strings.NewReader(doc), ""); m == nil {
+		t.Error("UTF8ReaderMeasured lists nothing in Shift_JIS")
 	}
 }

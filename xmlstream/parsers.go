@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"golang.org/x/text/encoding"
 )
 
 // What another XML parser needs to read a document as the XML stage reads
@@ -194,14 +196,17 @@ type PositionMeasure struct{ m charsetMeasure }
 // the decoded bytes are the original, in UTF-16 and stateful charsets
 // (ISO-2022-JP) the XML stage counts lines and columns in the decoded text.
 func NewPositionMeasure(charset string) *PositionMeasure {
-	if charset == "utf-8" || strings.HasPrefix(charset, "utf-16") {
-		return nil
-	}
 	e, name := lookupCharset(charset)
-	if e == nil || !asciiCompatible(e, name) {
+	if !countsOriginalBytes(e, name) {
 		return nil
 	}
 	return &PositionMeasure{charsetMeasure{enc: e.NewEncoder()}}
+}
+
+// countsOriginalBytes reports whether positions in the charset count
+// original bytes by measuring the decoded text (NewPositionMeasure).
+func countsOriginalBytes(e encoding.Encoding, name string) bool {
+	return e != nil && name != "utf-8" && !strings.HasPrefix(name, "utf-16") && asciiCompatible(e, name)
 }
 
 // Len is the length of decoded text in the original charset.
