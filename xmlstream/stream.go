@@ -60,7 +60,7 @@ func Run(r io.Reader, core *filter.Core, opts Options) error {
 		}
 		return &filter.PosError{Pos: filter.StartPos, Err: err}
 	}
-	d := &driver{core: core, src: src, maxDepth: opts.MaxDepth, maxToken: opts.MaxTokenSize, pos: filter.StartPos}
+	d := &driver{core: core, docScope: core.Root(), src: src, maxDepth: opts.MaxDepth, maxToken: opts.MaxTokenSize, pos: filter.StartPos}
 	d.ents = newEntities(opts.MaxTokenSize)
 	d.scan = newScanner(src, d.ents)
 	d.scan.piece = filter.TextPiece(opts.MaxTokenSize)
@@ -135,6 +135,7 @@ type metaSeen struct {
 }
 
 type driver struct {
+	docScope filter.Scope // the document's (Core.Root)
 	core     *filter.Core
 	src      *source
 	scan     *scanner
@@ -265,7 +266,7 @@ func (d *driver) enterRef() error {
 	if len(d.stack) == 0 {
 		return notWellFormed(d.pos, "entity reference &%s; outside the root element", d.scan.refName)
 	}
-	d.refNoArchive = !d.archiveOn(d.topScope())
+	d.refNoArchive = !d.core.ArchiveOn(d.topScope())
 	d.refs = append(d.refs, entityRef{name: d.scan.refName, depth: len(d.stack)})
 	return nil
 }
@@ -346,12 +347,12 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 	case tokText, tokCDATA:
 		return d.charData(z.text, raw, text)
 	case tokComment:
-		before := d.archiveOn(d.topScope())
-		rootBefore := len(d.held) > 0 && d.archiveOn(d.core.Root())
+		before := d.core.ArchiveOn(d.topScope())
+		rootBefore := len(d.held) > 0 && d.core.ArchiveOn(&d.docScope)
 		htmlstream.CommentMarker(d.core, z.text, len(raw) > filter.MaxMarkerComment)
-		after := d.archiveOn(d.topScope())
+		after := d.core.ArchiveOn(d.topScope())
 		d.noteArchiveOff(before && after)
-		if len(d.held) > 0 && !rootBefore && d.archiveOn(d.core.Root()) {
+		if len(d.held) > 0 && !rootBefore && d.core.ArchiveOn(&d.docScope) {
 			d.writeHeldTags() // the last comment region turning archiving off ended
 		}
 		d.archive(raw, before || after)
@@ -373,7 +374,7 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 		} else {
 			d.robotsPI(d.pos, text)
 		}
-		d.archive(raw, d.archiveOn(d.topScope()))
+		d.archive(raw, d.core.ArchiveOn(d.topScope()))
 	case tokDirective:
 		return d.directive(z.text, raw, text)
 	}
@@ -472,14 +473,12 @@ func borrowString(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// archiveOn is Core.ArchiveOn for a scope held by value.
-func (d *driver) archiveOn(s filter.Scope) bool { return d.core.ArchiveOn(&s) }
-
-func (d *driver) topScope() filter.Scope {
+// topScope is the scope of the current element, or the document's.
+func (d *driver) topScope() *filter.Scope {
 	if n := len(d.stack); n > 0 {
-		return d.stack[n-1].scope
+		return &d.stack[n-1].scope
 	}
-	return d.core.Root()
+	return &d.docScope
 }
 
 // notWellFormed is the error for XML that breaks a well-formedness rule
@@ -1136,7 +1135,7 @@ func (d *driver) end(t xml.EndElement, raw []byte) error {
 	}
 	written := f.tagWritten
 	d.stack = d.stack[:n-1]
-	after := d.archiveOn(d.topScope())
+	after := d.core.ArchiveOn(d.topScope())
 	d.noteArchiveOff(before && after)
 	if len(raw) > 0 {
 		// With its start tag, whatever the regions say (see tagWritten).
@@ -1172,7 +1171,7 @@ func (d *driver) charData(t []byte, raw, text []byte) error {
 			// ([22] prolog, [27] Misc).
 			return notWellFormed(d.pos, "text outside the root element")
 		}
-		d.archive(raw, d.archiveOn(d.core.Root()))
+		d.archive(raw, d.core.ArchiveOn(&d.docScope))
 		return nil
 	}
 	end := d.scan.end()
@@ -1211,7 +1210,7 @@ func (d *driver) directive(t []byte, raw, text []byte) error {
 	for _, pi := range dt.pis {
 		d.robotsPI(w.at(d.tokStart+int64(pi.off)), pi.text)
 	}
-	d.archive(raw, d.archiveOn(d.core.Root()))
+	d.archive(raw, d.core.ArchiveOn(&d.docScope))
 	return nil
 }
 
