@@ -71,7 +71,7 @@ func (t *measuringDecoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc in
 	nDst, nSrc, err = t.dec.Transform(dst, src, atEOF)
 	if nSrc > 0 && !t.measure.encodesBack(dst[:nDst], src[:nSrc]) {
 		out := t.m.out
-		decodeSteps(t.step, src, nSrc, 1, atEOF, func(text []byte, n int) {
+		decodeSteps(t.step, src, nSrc, 1, atEOF, func(text []byte, _, n int) {
 			if got := t.measure.textLen(text); got != n {
 				t.m.list = append(t.m.list, irregular{off: out, extra: n - got})
 			}
@@ -84,13 +84,13 @@ func (t *measuringDecoder) Transform(dst, src []byte, atEOF bool) (nDst, nSrc in
 
 // decodeSteps decodes src[:n] with dec, reset, a step at a time, as dec
 // decodes it in one go (a decoder gives the same text however its input
-// and output are cut), and calls step with each step's text and the
-// number of bytes it came from. A step takes the fewest bytes that make a
+// and output are cut), and calls step with each step's text, the offset
+// in src of the bytes it came from and their number. A step takes the fewest bytes that make a
 // character (looking past n, as a decoder may to reject a malformed
 // sequence), into the least room that takes one: it is one character, or
 // the few one sequence reads as (Big5's 0x88 0x62). unit is the bytes of
 // the smallest character; atEOF says src ends the input.
-func decodeSteps(dec transform.Transformer, src []byte, n, unit int, atEOF bool, step func(text []byte, n int)) {
+func decodeSteps(dec transform.Transformer, src []byte, n, unit int, atEOF bool, step func(text []byte, at, n int)) {
 	dec.Reset()
 	var dst [4 * utf8.UTFMax]byte
 	for pos := 0; pos < n; {
@@ -110,7 +110,7 @@ func decodeSteps(dec transform.Transformer, src []byte, n, unit int, atEOF bool,
 				// U+FFFD, as the source's decodeRun makes it.
 				nDst, nSrc = copy(dst[:], "\uFFFD"), n-pos
 			}
-			step(dst[:nDst], nSrc)
+			step(dst[:nDst], pos, nSrc)
 			pos += max(nSrc, 1)
 			break
 		}

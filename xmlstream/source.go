@@ -330,8 +330,7 @@ func (s *source) decodeRun(run []byte, at int) {
 // positions, and where the archive copy stops, do not fall inside a
 // character.
 func (s *source) decodeMeasured(run []byte, at int) {
-	pos := 0
-	decodeSteps(s.runDec, run, len(run), s.unit, true, func(text []byte, n int) {
+	decodeSteps(s.runDec, run, len(run), s.unit, true, func(text []byte, pos, n int) {
 		if hasDelimiter(text) {
 			text = noDelimiters(text)
 		}
@@ -343,7 +342,6 @@ func (s *source) decodeMeasured(run []byte, at int) {
 			s.bounds = append(s.bounds, boundary{d + int64(len(text)), r + int64(n)})
 		}
 		s.buf = append(s.buf, text...)
-		pos += n
 	})
 }
 
