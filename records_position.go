@@ -56,11 +56,12 @@ func (u *feedUnits) advance(p filter.Pos, b []byte, off int64) filter.Pos {
 		return q
 	}
 	end := off + int64(len(b))
-	q.Offset = p.Offset + int64(u.origLen(b)+u.irregular.Extra(off, end))
+	n := u.origLen(b) + u.irregular.Extra(off, end)
+	q.Offset = p.Offset + int64(n)
 	if i := bytes.LastIndexAny(b, "\r\n"); i >= 0 {
 		q.Col = 1 + u.origLen(b[i+1:]) + u.irregular.Extra(off+int64(i+1), end)
 	} else {
-		q.Col = p.Col + u.origLen(b) + u.irregular.Extra(off, end)
+		q.Col = p.Col + n
 	}
 	return q
 }
