@@ -121,3 +121,27 @@ func nearMiss(data []byte) bool {
 func asciiAlnum(c byte) bool {
 	return 'a' <= c|0x20 && c|0x20 <= 'z' || '0' <= c && c <= '9'
 }
+
+// MarkerComment applies a comment of the comment dialects (Yandex
+// <!--noindex--> and <!--/noindex-->, the Google Search Appliance's
+// googleoff and googleon; ParseCommentMarker reads them), warning of
+// flags that name nothing: a comment means the same in HTML and XML.
+// tooLong says the comment is longer than MaxMarkerComment as written.
+func (c *Core) MarkerComment(data []byte, tooLong bool) {
+	if tooLong {
+		return // longer than MaxMarkerComment as written: no marker
+	}
+	m := ParseCommentMarker(data)
+	if m.NearMiss && c.Dialects()&DialectGoogleOff != 0 {
+		c.Warn(c.Pos(), "comment %q is no googleoff/googleon marker (they read \"googleoff: FLAGS\"); ignored", "<!--"+m.Text+"-->")
+	}
+	if m.Dialect == 0 {
+		return
+	}
+	for _, f := range m.Unknown {
+		c.Warn(c.Pos(), "unknown flag %q in comment %q; ignored", f, "<!--"+m.Text+"-->")
+	}
+	if m.Off|m.On != 0 {
+		c.Toggle(m.Dialect, "<!--"+m.Text+"-->", m.Off, m.On)
+	}
+}

@@ -44,7 +44,7 @@
 //   - The driver (stream.go, tagparse.go) reads each tag's name and the
 //     attributes robots care about (class, href, src, rel, data-nosnippet,
 //     …) in one pass, decodes text of a non-UTF-8 charset, applies the
-//     comment dialects (CommentMarker) and passes raw bytes to the archive
+//     comment dialects (filter.Core.MarkerComment) and passes raw bytes to the archive
 //     copy, many tokens at a time.
 //
 // # Charsets

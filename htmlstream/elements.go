@@ -3,7 +3,7 @@ package htmlstream
 import (
 	"strings"
 
-	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/elements"
 	a "golang.org/x/net/html/atom"
 )
 
@@ -14,44 +14,19 @@ const (
 	nsMath
 )
 
-// blockElements end a line in the text (HTML's block-level elements, the
-// table structure, line breaks, and form controls that stand on their own).
-var blockElements = atomSet(a.Address, a.Article, a.Aside, a.Blockquote, a.Body, a.Br, a.Caption, a.Center,
-	a.Dd, a.Details, a.Dialog, a.Dir, a.Div, a.Dl, a.Dt, a.Fieldset, a.Figcaption, a.Figure, a.Footer, a.Form,
-	a.Frameset, a.H1, a.H2, a.H3, a.H4, a.H5, a.H6, a.Header, a.Hgroup, a.Hr, a.Html, a.Legend, a.Li,
-	a.Listing, a.Main, a.Menu, a.Nav, a.Ol, a.Optgroup, a.Option, a.P, a.Plaintext, a.Pre, a.Search,
-	a.Section, a.Summary, a.Table, a.Tbody, a.Tfoot, a.Thead, a.Title, a.Tr, a.Ul, a.Xmp, a.Textarea,
-	a.Select)
-
-// cellElements separate words without ending a line: table cells and the
-// boxes that stand inline (controls, images, media, frames). A hidden
-// input is not among them (hiddenInput).
-var cellElements = atomSet(a.Td, a.Th, a.Button, a.Input, a.Img, a.Rt, a.Video, a.Audio, a.Canvas,
-	a.Iframe, a.Embed, a.Object)
-
-// hiddenElements have content that is never indexable text: it is code,
-// fallback that a reader with scripting on does not see (noscript; the
-// content of iframe, canvas, video and audio; ruby's parentheses, rp), or
-// inert (SPEC section 5). Their own box still separates the words around
-// it (filter.Scope's boxed). The head is not among them: its content is
-// not text either, except the title (filter.Element.Head).
-var hiddenElements = atomSet(a.Script, a.Style, a.Template, a.Noscript, a.Noembed, a.Noframes, a.Iframe,
-	a.Datalist, a.Canvas, a.Video, a.Audio, a.Rp)
-
-// HiddenInput reports whether an input's type attribute makes it hidden
-// (type=hidden, ASCII case-insensitive): it shows nothing, so it does not
-// separate words as other inputs do.
-func HiddenInput(typ []byte) bool {
-	return len(typ) == 6 && strings.EqualFold(string(typ), "hidden")
-}
-
 // Element categories, looked up once per element in atomFlags.
+// The low bits are the shared vocabulary's (elements.Kind); the others are
+// the tree builder's own.
 const (
-	flagBlock uint16 = 1 << iota
-	flagCell
-	flagHidden
-	flagVoid
-	flagSpecial
+	flagBlock  = uint16(elements.Block)
+	flagCell   = uint16(elements.Cell)
+	flagHidden = uint16(elements.Hidden)
+	flagVoid   = uint16(elements.Void)
+	kindMask   = flagBlock | flagCell | flagHidden | flagVoid
+)
+
+const (
+	flagSpecial uint16 = 0x10 << iota
 	flagFormatting
 	flagBreakout
 )
@@ -116,13 +91,12 @@ func (t *atomTable) get(x a.Atom) uint16 { return t.lookup(x).flags }
 
 func atomFlagsMap() map[a.Atom]uint16 {
 	m := map[a.Atom]uint16{}
+	elements.Each(func(x a.Atom, k elements.Kind) { m[x] |= uint16(k) })
 	for _, set := range []struct {
 		atoms map[a.Atom]bool
 		flag  uint16
 	}{
-		{blockElements, flagBlock}, {cellElements, flagCell}, {hiddenElements, flagHidden},
-		{voidElements, flagVoid}, {specialElements, flagSpecial}, {formattingElements, flagFormatting},
-		{breakoutElements, flagBreakout},
+		{specialElements, flagSpecial}, {formattingElements, flagFormatting}, {breakoutElements, flagBreakout},
 	} {
 		for x := range set.atoms {
 			m[x] |= set.flag
@@ -138,51 +112,6 @@ func atomSet(atoms ...a.Atom) map[a.Atom]bool {
 	}
 	return m
 }
-
-// Classify says how an element affects the text: its layout boundary, and
-// whether its content is hidden (never text). The stream and the DOM oracle
-// both use it, so they agree by construction on what is text.
-func Classify(tag a.Atom, foreign bool) (layout filter.Layout, hidden bool) {
-	if foreign {
-		// SVG and MathML: text is text, except code. The drawing or
-		// formula is a box of its own, as an img is, and so is a
-		// foreignObject: they separate words.
-		switch tag {
-		case a.Svg, a.Math, a.ForeignObject:
-			return filter.Cell, false
-		}
-		return filter.Inline, tag == a.Style || tag == a.Script
-	}
-	return classifyFlags(atomFlags.get(tag))
-}
-
-// ClassifyForeign is Classify for an SVG or MathML element, which also
-// knows SVG's text element by name (it has no atom): each is a line of its
-// own, placed apart from the others, so it separates words.
-func ClassifyForeign(tag a.Atom, name string) (layout filter.Layout, hidden bool) {
-	if tag == 0 && name == "text" {
-		return filter.Cell, false
-	}
-	return Classify(tag, true)
-}
-
-func classifyFlags(f uint16) (layout filter.Layout, hidden bool) {
-	switch {
-	case f&flagBlock != 0:
-		layout = filter.Block
-	case f&flagCell != 0:
-		layout = filter.Cell
-	}
-	return layout, f&flagHidden != 0
-}
-
-// voidElements never have content (HTML's void elements plus the
-// obsolete ones the parser treats so).
-var voidElements = atomSet(a.Area, a.Base, a.Basefont, a.Bgsound, a.Br, a.Col, a.Embed, a.Frame, a.Hr,
-	a.Img, a.Input, a.Keygen, a.Link, a.Meta, a.Param, a.Source, a.Track, a.Wbr)
-
-// IsVoid reports whether an HTML element never has content (img, br, …).
-func IsVoid(tag a.Atom) bool { return atomFlags.get(tag)&flagVoid != 0 }
 
 // specialElements is the HTML parser's "special" category (HTML namespace).
 var specialElements = atomSet(a.Address, a.Applet, a.Area, a.Article, a.Aside, a.Base, a.Basefont,

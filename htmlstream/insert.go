@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"strings"
 
+	"github.com/robofilter/robofilter/elements"
 	"github.com/robofilter/robofilter/filter"
 	a "golang.org/x/net/html/atom"
 )
@@ -62,9 +63,9 @@ func (b *builder) element(el *filter.Element, n *node) {
 	t := &b.tok
 	el.Tag, el.Pos, el.Class, el.NoSnippet = n.name, b.z.pos, t.class, t.noSnippet
 	if n.ns == nsHTML {
-		el.Layout, el.Hidden = classifyFlags(n.flags)
+		el.Layout, el.Hidden = elements.ClassifyKind(elements.Kind(n.flags & kindMask))
 	} else {
-		el.Layout, el.Hidden = ClassifyForeign(n.atom, n.name)
+		el.Layout, el.Hidden = elements.ClassifyForeign(n.atom, n.name)
 	}
 	if n.ns == nsHTML {
 		el.Inert = n.atom == a.Template
@@ -84,7 +85,7 @@ func (b *builder) element(el *filter.Element, n *node) {
 				el.Link, el.Href = filter.LinkRef, t.src
 			}
 		case a.Input:
-			if typ, ok := t.attr("type"); ok && HiddenInput(typ) {
+			if typ, ok := t.attr("type"); ok && elements.HiddenInput(typ) {
 				el.Layout = filter.Inline
 			}
 		}

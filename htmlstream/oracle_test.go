@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robofilter/robofilter/elements"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/phrase"
 	"golang.org/x/net/html"
@@ -93,7 +94,7 @@ func domRun(t testing.TB, src []byte) (outputs, bool) {
 		case html.TextNode:
 			c.Text(&s, []byte(n.Data))
 		case html.CommentNode:
-			CommentMarker(c, []byte(n.Data), len(n.Data)+len("<!---->") > filter.MaxMarkerComment) // its text: as written, it may be longer
+			c.MarkerComment([]byte(n.Data), len(n.Data)+len("<!---->") > filter.MaxMarkerComment) // its text: as written, it may be longer
 		case html.ElementNode:
 			el := domElement(n)
 			if n.Namespace == "" {
@@ -172,9 +173,9 @@ func domElement(n *html.Node) filter.Element {
 	if foreign {
 		x = a.Lookup([]byte(strings.ToLower(n.Data)))
 	}
-	el.Layout, el.Hidden = Classify(x, foreign)
+	el.Layout, el.Hidden = elements.Classify(x, foreign)
 	if foreign {
-		el.Layout, el.Hidden = ClassifyForeign(x, n.Data)
+		el.Layout, el.Hidden = elements.ClassifyForeign(x, n.Data)
 	}
 	href, hasHref := domAttr(n, "", "href")
 	rel, _ := domQuotedAttr(n, "rel")
@@ -196,7 +197,7 @@ func domElement(n *html.Node) filter.Element {
 				el.Link, el.Href = filter.LinkRef, []byte(src)
 			}
 		case a.Input:
-			if typ, ok := domAttr(n, "", "type"); ok && HiddenInput([]byte(typ)) {
+			if typ, ok := domAttr(n, "", "type"); ok && elements.HiddenInput([]byte(typ)) {
 				el.Layout = filter.Inline
 			}
 		}

@@ -260,7 +260,7 @@ func (d *driver) token(tt html.TokenType) {
 			where = b.commentTo
 		}
 		before := d.archive && c.ArchiveOn(&where.scope)
-		CommentMarker(c, data, len(d.z.Raw()) > filter.MaxMarkerComment || d.z.commentPiece)
+		c.MarkerComment(data, len(d.z.Raw()) > filter.MaxMarkerComment || d.z.commentPiece)
 		if d.archive {
 			d.archiveRaw(before || c.ArchiveOn(&where.scope))
 		}
@@ -433,28 +433,4 @@ func (d *driver) eof() {
 	}
 	alikePool.Put(b.afeKeys)
 	b.afeKeys = nil
-}
-
-// CommentMarker applies a comment of the comment dialects (Yandex
-// <!--noindex--> and <!--/noindex-->, the Google Search Appliance's
-// googleoff and googleon; filter.ParseCommentMarker reads them), warning of
-// flags that name nothing. The XML pipeline shares it: comments mean the
-// same there.
-func CommentMarker(c *filter.Core, data []byte, tooLong bool) {
-	if tooLong {
-		return // longer than filter.MaxMarkerComment as written: no marker
-	}
-	m := filter.ParseCommentMarker(data)
-	if m.NearMiss && c.Dialects()&filter.DialectGoogleOff != 0 {
-		c.Warn(c.Pos(), "comment %q is no googleoff/googleon marker (they read \"googleoff: FLAGS\"); ignored", "<!--"+m.Text+"-->")
-	}
-	if m.Dialect == 0 {
-		return
-	}
-	for _, f := range m.Unknown {
-		c.Warn(c.Pos(), "unknown flag %q in comment %q; ignored", f, "<!--"+m.Text+"-->")
-	}
-	if m.Off|m.On != 0 {
-		c.Toggle(m.Dialect, "<!--"+m.Text+"-->", m.Off, m.On)
-	}
 }

@@ -17,7 +17,7 @@
 //     disagrees with the PI, or with its absence, is warned about.
 //   - Region markup on any element: class (Robot Exclusion Profile, per-robot
 //     and nocontent classes) and data-nosnippet; the comment dialects
-//     (googleoff/googleon, <!--noindex-->) through htmlstream.CommentMarker.
+//     (googleoff/googleon, <!--noindex-->) through filter.Core.MarkerComment.
 //   - Links: XLink href (namespace http://www.w3.org/1999/xlink, any prefix;
 //     type simple or absent: the element's text is the anchor text;
 //     locator: a reference; other types carry no link), Atom link@href and

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/robofilter/robofilter/elements"
 	"github.com/robofilter/robofilter/filter"
-	"github.com/robofilter/robofilter/htmlstream"
 	"golang.org/x/net/html/atom"
 )
 
@@ -349,7 +349,7 @@ func (d *driver) token(kind tokKind, raw, text []byte) error {
 	case tokComment:
 		before := d.core.ArchiveOn(d.topScope())
 		rootBefore := len(d.held) > 0 && d.core.ArchiveOn(&d.docScope)
-		htmlstream.CommentMarker(d.core, z.text, len(raw) > filter.MaxMarkerComment)
+		d.core.MarkerComment(z.text, len(raw) > filter.MaxMarkerComment)
 		after := d.core.ArchiveOn(d.topScope())
 		d.noteArchiveOff(before && after)
 		if len(d.held) > 0 && !rootBefore && d.core.ArchiveOn(&d.docScope) {
@@ -674,7 +674,7 @@ func (d *driver) start(t xml.StartElement, raw, text []byte) error {
 	empty := bytes.HasSuffix(text, []byte("/>"))
 	voidElided := false
 	switch {
-	case parentOn && !selfOn && f.xhtml && htmlstream.IsVoid(atom.Lookup([]byte(f.local))):
+	case parentOn && !selfOn && f.xhtml && elements.IsVoid(atom.Lookup([]byte(f.local))):
 		// A void XHTML element is replaced, as in HTML, tags and all,
 		// whether written <img/> or <input …></input>.
 		d.elide()
@@ -800,7 +800,7 @@ func (d *driver) classify(f *frame, el *filter.Element, at *attrs) {
 	case ns == "" && local == "noindex":
 		f.yandex = true // Yandex's tag, in a document without namespaces too
 	case ns == nsSVG || ns == nsMathML:
-		_, el.Hidden = htmlstream.Classify(atom.Lookup([]byte(local)), true)
+		_, el.Hidden = elements.Classify(atom.Lookup([]byte(local)), true)
 		if ns == nsSVG && local == "a" && at.hasHref {
 			link(filter.LinkAnchor, at.href, at.rel)
 		}
@@ -854,7 +854,7 @@ func (d *driver) xhtmlKind(local string) xhtmlElement {
 		return k
 	}
 	k := xhtmlElement{atom: atom.Lookup([]byte(local))}
-	k.layout, k.hidden = htmlstream.Classify(k.atom, false)
+	k.layout, k.hidden = elements.Classify(k.atom, false)
 	if d.xhtmlNames == nil {
 		d.xhtmlNames = map[string]xhtmlElement{}
 	}
@@ -887,7 +887,7 @@ func (d *driver) xhtml(f *frame, el *filter.Element, at *attrs) {
 			el.Link, el.Href = filter.LinkRef, borrow(at.src)
 		}
 	case atom.Input:
-		if htmlstream.HiddenInput([]byte(at.inputType)) {
+		if elements.HiddenInput([]byte(at.inputType)) {
 			f.layout = filter.Inline
 		}
 	case atom.Meta:
