@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/chunked"
 	"github.com/robofilter/robofilter/phrase"
 )
 
@@ -189,31 +190,6 @@ func TestReadErrorInTheFirstKiBHasAPosition(t *testing.T) {
 	}
 }
 
-// failWith serves src in reads of n bytes (all of it at once for 0) and
-// then fails: with the last bytes when together is set (io.Reader allows
-// a read to return bytes and an error), else on the read after them.
-type failWith struct {
-	src      []byte
-	n        int
-	together bool
-}
-
-func (r *failWith) Read(p []byte) (int, error) {
-	if len(r.src) == 0 {
-		return 0, errFailAfter
-	}
-	k := len(r.src)
-	if r.n > 0 {
-		k = min(k, r.n)
-	}
-	k = copy(p[:min(len(p), k)], r.src)
-	r.src = r.src[k:]
-	if len(r.src) == 0 && r.together {
-		return k, errFailAfter
-	}
-	return k, nil
-}
-
 // A reader that returns its last bytes together with its error loses none
 // of them: every output, and the error and its position, are those of a
 // reader that fails on the next read, at every read size. The XML stage
@@ -242,7 +218,7 @@ func TestInputFailingWithItsLastBytesLosesNone(t *testing.T) {
 		var want string
 		for _, together := range []bool{false, true} {
 			for _, n := range []int{0, 1, 7, 1000} {
-				d, err := Filter(&failWith{src: []byte(doc.src), n: n, together: together}, Options{Format: doc.format})
+				d, err := Filter(chunked.Failing([]byte(doc.src), n, together, errFailAfter), Options{Format: doc.format})
 				got := fmt.Sprintf("%q %q %d links, error %v", d.Text, d.Archive, len(d.Links), err)
 				if !errors.Is(err, errFailAfter) && !strings.Contains(doc.name, "not well-formed") && !strings.Contains(doc.name, "mismatched") {
 					t.Errorf("%s: error %v, want the input's", doc.name, err)
@@ -261,7 +237,7 @@ func TestInputFailingWithItsLastBytesLosesNone(t *testing.T) {
 		var want string
 		for _, together := range []bool{false, true} {
 			for _, n := range []int{0, 1, 7} {
-				d, err := Filter(&failWith{src: []byte(src), n: n, together: together}, Options{Format: XML, MaxTokenSize: 100})
+				d, err := Filter(chunked.Failing([]byte(src), n, together, errFailAfter), Options{Format: XML, MaxTokenSize: 100})
 				if !errors.Is(err, filter.ErrTokenTooLong) {
 					t.Errorf("%.30q, reads of %d, together %v: error %v, want the limit's", src, n, together, err)
 				}
@@ -274,26 +250,5 @@ func TestInputFailingWithItsLastBytesLosesNone(t *testing.T) {
 			}
 		}
 	}
-	feeds := []string{
-		"<feed><entry><title>a</title></entry><entry><title>b " + pad + "</title></entry></feed>",
-		"<feed><entry><title>a</title></entry>",
-	}
-	for _, feed := range feeds {
-		var want string
-		for _, together := range []bool{false, true} {
-			for _, n := range []int{0, 1, 7, 1000} {
-				var titles []string
-				err := ProcessRecords(&failWith{src: []byte(feed), n: n, together: together}, "//entry", Options{}, func(r Record) error {
-					titles = append(titles, r.Title)
-					return nil
-				})
-				got := fmt.Sprintf("%q, error %v", titles, err)
-				if want == "" {
-					want = got
-				} else if got != want {
-					t.Errorf("records of %.40q, reads of %d, together %v:\n got %.200s\nwant %.200s", feed, n, together, got, want)
-				}
-			}
-		}
-	}
+
 }

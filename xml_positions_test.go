@@ -2,11 +2,8 @@ package robofilter
 
 import (
 	"bytes"
-	"errors"
-	"io"
 	"strings"
 	"testing"
-	"testing/iotest"
 	"unicode/utf16"
 
 	"github.com/robofilter/robofilter/filter"
@@ -88,54 +85,5 @@ func TestXMLPositionsInUTF16CountTheInputsBytes(t *testing.T) {
 				t.Errorf("%s: %q at %d:%d, want %d:%d", e.name, want, p.Line, p.Col, line, wantCol)
 			}
 		}
-	}
-}
-
-// Records mode counts positions as the XML stage does, exactly, in
-// multi-byte charsets too: a character the charset decodes but cannot
-// encode (Shift_JIS's byte 0x80, U+0080) counts the one byte it was, not
-// the six of the character reference x/net's encoder writes for it; a
-// malformed sequence of two bytes read as one U+FFFD counts two; a byte
-// read as a character the encoder writes longer (gb18030's 0x80, €) or a
-// sequence read as two characters (Big5's 0x88 0x62) count their bytes.
-func TestRecordPositionsCountTheOriginalBytes(t *testing.T) {
-	for _, tc := range []struct{ charset, odd string }{
-		{"Shift_JIS", "\x80"},
-		{"Shift_JIS", "\x81\xff"},
-		{"Big5", "\x81\x7f"},
-		{"Big5", "\x88\x62"},
-		{"gb18030", "\x80"},
-		{"EUC-JP", "\x8f\xa1"},
-	} {
-		doc := `<?xml version="1.0" encoding="` + tc.charset + `"?><feed><entry><title>` + tc.odd + " a\n" + tc.odd + " &x</title></entry></feed>"
-		want := strings.Index(doc, "&x")
-		for _, r := range []io.Reader{strings.NewReader(doc), iotest.OneByteReader(strings.NewReader(doc))} {
-			err := ProcessRecords(r, "//entry", Options{}, func(Record) error { return nil })
-			var pe *filter.PosError
-			if !errors.As(err, &pe) {
-				t.Fatalf("%s %q: error %v, want a position", tc.charset, tc.odd, err)
-			}
-			if col := want - strings.LastIndex(doc, "\n"); pe.Pos.Offset != int64(want) || pe.Pos.Col != col {
-				t.Errorf("%s %q: error at offset %d, column %d; want %d, %d (the &)", tc.charset, tc.odd, pe.Pos.Offset, pe.Pos.Col, want, col)
-			}
-		}
-	}
-}
-
-// A robots PI in a DOCTYPE is placed when the DOCTYPE ends, perhaps long
-// after the position window moved past its start: the irregular
-// characters between (a malformed two-byte sequence) still count.
-func TestRecordPositionsInALongDoctype(t *testing.T) {
-	doc := `<?xml version="1.0" encoding="Shift_JIS"?><!DOCTYPE feed [ <!-- ` + "\x81\xff" + ` --> <!--` + strings.Repeat("y", 40000) + `--> <?robots index='no' follow="no"?> ]><feed><entry/></feed>`
-	var warnings []filter.Warning
-	if err := ProcessRecords(strings.NewReader(doc), "//entry", Options{}, func(r Record) error {
-		warnings = append(warnings, r.Warnings...)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	want := strings.Index(doc, "<?robots")
-	if len(warnings) != 1 || warnings[0].Pos.Offset != int64(want) || warnings[0].Col != want+1 {
-		t.Fatalf("warnings %+v; want one at offset %d, column %d (the PI)", warnings, want, want+1)
 	}
 }

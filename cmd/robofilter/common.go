@@ -12,6 +12,7 @@ import (
 
 	"github.com/antchfx/xpath"
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/feed"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/phrase"
 	"github.com/urfave/cli/v2"
@@ -66,7 +67,7 @@ func (rc *runConfig) runRecords(c *cli.Context, output string) error {
 	xpath, all := c.String("records"), c.Bool("all")
 	rc.jsonl = true // an unreadable file has its document record too
 	return rc.forEachFile(c, func(name string, r io.Reader, _ func(filter.Warning)) (*robofilter.Result, error) {
-		res, err := robofilter.ProcessFeed(r, xpath, rc.opts, func(rec robofilter.Record) error {
+		res, err := feed.Process(r, xpath, rc.opts, func(rec feed.Entry) error {
 			out := recordRecord{Type: "record", File: name, Index: rec.Index, ID: rec.ID, Title: rec.Title, Link: rec.Link}
 			if d := rec.Doc; d != nil {
 				switch output {

@@ -19,3 +19,34 @@ func (c *reader) Read(p []byte) (int, error) {
 	}
 	return c.r.Read(p)
 }
+
+// Failing serves src in reads of n bytes (all of it at once for 0) and
+// then fails with err: with the last bytes when together is set
+// (io.Reader allows a read to return bytes and an error), else on the
+// read after them.
+func Failing(src []byte, n int, together bool, err error) io.Reader {
+	return &failing{src, n, together, err}
+}
+
+type failing struct {
+	src      []byte
+	n        int
+	together bool
+	err      error
+}
+
+func (r *failing) Read(p []byte) (int, error) {
+	if len(r.src) == 0 {
+		return 0, r.err
+	}
+	k := len(r.src)
+	if r.n > 0 {
+		k = min(k, r.n)
+	}
+	k = copy(p[:min(len(p), k)], r.src)
+	r.src = r.src[k:]
+	if len(r.src) == 0 && r.together {
+		return k, r.err
+	}
+	return k, nil
+}

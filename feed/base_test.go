@@ -1,4 +1,4 @@
-package robofilter
+package feed
 
 import (
 	"strings"
@@ -7,18 +7,18 @@ import (
 	"github.com/antchfx/xmlquery"
 )
 
-// The memo of bases holds the records' ancestors only: a record's own
-// elements would keep the whole record alive after it is done (4,096 of
-// them kept about 1,400 records of a feed in memory).
-func TestBaseMemoHoldsOnlyTheRecordsAncestors(t *testing.T) {
+// The memo of bases holds the entries' ancestors only: a entry's own
+// elements would keep the whole entry alive after it is done (4,096 of
+// them kept about 1,400 entries of a feed in memory).
+func TestBaseMemoHoldsOnlyTheEntriesAncestors(t *testing.T) {
 	doc, err := xmlquery.Parse(strings.NewReader(`<feed xml:base="http://a.example/f/"><g xml:base="g/">` +
 		`<entry xml:base="e/"><link href="x.html"/><content xml:base="c/">text</content></entry></g></feed>`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	entry := xmlquery.FindOne(doc, "//entry")
-	rb := newRecordBuffers()
-	rb.record, rb.recordBase = entry, rb.ancestorBase(entry.Parent, "")
+	rb := newEntryBuffers()
+	rb.entry, rb.entryBase = entry, rb.ancestorBase(entry.Parent, "")
 	if got := rb.resolveAt(xmlquery.FindOne(entry, "link"), "x.html"); got != "http://a.example/f/g/e/x.html" {
 		t.Errorf("link %q", got)
 	}

@@ -1,4 +1,4 @@
-package robofilter
+package feed
 
 import (
 	"bytes"
@@ -9,13 +9,13 @@ import (
 	"github.com/robofilter/robofilter/xmlstream"
 )
 
-// Robots PIs in records mode. The feed reader sees every PI where the XML
+// Robots PIs in entries mode. The feed reader sees every PI where the XML
 // stage sees it, wherever it stands: in the prolog, in the DOCTYPE's
-// internal subset, between records, nested in other elements, inside a
-// record (its content included). It keeps those whose target may be robots
-// with their position; each record takes those before its end
-// (takePIs): the first legal one applies to the record that holds it or
-// follows it and to every record after; the others are reported at their
+// internal subset, between entries, nested in other elements, inside a
+// entry (its content included). It keeps those whose target may be robots
+// with their position; each entry takes those before its end
+// (takePIs): the first legal one applies to the entry that holds it or
+// follows it and to every entry after; the others are reported at their
 // line and column, in the XML stage's words, and ignored (SPEC section 2).
 
 // feedPI is a PI whose target may be robots.
@@ -166,8 +166,8 @@ func (f *feedReader) placePIs() {
 }
 
 // takePIs reads the PIs before decoded offset stop, where the decoder read
-// the end of record index: the first legal one applies from this record
-// on; the warnings are this record's.
+// the end of entry index: the first legal one applies from this entry
+// on; the warnings are this entry's.
 func (f *feedReader) takePIs(stop int64, index int) []filter.Warning {
 	var warns []filter.Warning
 	k := 0
@@ -201,7 +201,7 @@ func (f *feedReader) takePIs(stop int64, index int) []filter.Warning {
 }
 
 // firstRobotsPI is the feed's first legal robots PI read so far: the one
-// the records took, else the first of those read since the last record
+// the entries took, else the first of those read since the last entry
 // (after it, or before the error that stopped the feed).
 func (f *feedReader) firstRobotsPI() (v xmlstream.RobotsPI, pos filter.Pos, ok bool) {
 	if f.robots.found {

@@ -1,4 +1,4 @@
-package robofilter
+package feed
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				}
 			case c == '<':
 				f.st, f.tagStart = fsLT, at
-				if f.tags++; f.tags == MaxRecordTags+1 {
+				if f.tags++; f.tags == MaxEntryTags+1 {
 					f.tagsOver = at
 				}
 			case c == '&':

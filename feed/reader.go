@@ -1,4 +1,4 @@
-package robofilter
+package feed
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/xmlstream"
 )
@@ -17,8 +18,8 @@ import (
 // makes. feedReader stands between the document (decoded to UTF-8) and
 // the decoder, and:
 //
-//   - bounds what is read between two records (MaxRecordTags,
-//     MaxRecordBytes);
+//   - bounds what is read between two entries (MaxEntryTags,
+//     MaxEntryBytes);
 //   - keeps the last bytes it handed out, and their position, so that the
 //     line and column of the point where the decoder stopped can be
 //     computed (feedReader.failure);
@@ -36,9 +37,9 @@ import (
 //     fills the decoder's Entity map before each entity reference is read,
 //     as the XML stage reads entities (feedEntities), noting references to
 //     entities with markup, which read as nothing, for the warnings of the
-//     record that holds them (feedReader.note).
+//     entry that holds them (feedReader.note).
 //
-// The decoder reads the bytes handed out before an error first: the records
+// The decoder reads the bytes handed out before an error first: the entries
 // that end before it are returned, then the error.
 type feedReader struct {
 	r    io.Reader
@@ -48,18 +49,18 @@ type feedReader struct {
 	held []byte // bytes scanned and not handed out yet: a character's first bytes
 	err  error  // once set, every Read returns it
 
-	// The records bound: tags and bytes read since the last record
+	// The entries bound: tags and bytes read since the last entry
 	// (recordDone resets them), the offsets of the first tag and the
 	// first byte past the limits (valid once a count is past its limit),
-	// and the records so far.
+	// and the entries so far.
 	tags, bytes         int
 	tagsOver, bytesOver int64
-	records             int
+	entries             int
 
-	notes    []feedNote // references to entities with markup, not yet in a record
+	notes    []feedNote // references to entities with markup, not yet in a entry
 	notesMax int        // how many notes before they are thinned
 
-	// Robots PIs (records_pi.go): those read and not yet in a record, the
+	// Robots PIs (records_pi.go): those read and not yet in a entry, the
 	// one being read (while its target may be robots), and what the first
 	// legal one said; the DOCTYPE's position, for those of its internal
 	// subset.
@@ -136,18 +137,18 @@ const (
 )
 
 // feedBufSize is the size of the buffer xmlquery reads through: its
-// default, so that it takes ProcessRecords' reader as it is.
+// default, so that it takes Process' reader as it is.
 const feedBufSize = 4096
 
 // feedRead is the most a feedReader hands out at once, so that what the
 // parser's buffer holds ahead of the parser (and is counted too early by
-// the record bounds) stays small.
+// the entry bounds) stays small.
 const feedRead = 512
 
 // feedNameMax bounds the names kept for messages and entity references.
 const feedNameMax = 256
 
-func newFeedReader(r io.Reader, charset string, bom int, opts Options) *feedReader {
+func newFeedReader(r io.Reader, charset string, bom int, opts robofilter.Options) *feedReader {
 	maxToken := opts.MaxTokenSize
 	if maxToken <= 0 {
 		maxToken = filter.DefaultMaxTokenSize
@@ -162,9 +163,9 @@ func (f *feedReader) Read(p []byte) (int, error) {
 	if f.err != nil {
 		return 0, f.err
 	}
-	if f.tags > MaxRecordTags || f.bytes > MaxRecordBytes {
+	if f.tags > MaxEntryTags || f.bytes > MaxEntryBytes {
 		// The decoder read everything handed out without completing a
-		// record (else ProcessRecords would have reset the counts).
+		// entry (else Process would have reset the counts).
 		f.err = f.tooLarge()
 		return 0, f.err
 	}
@@ -197,8 +198,8 @@ func (f *feedReader) Read(p []byte) (int, error) {
 	f.win.add(p[:end])
 	f.placeNotes()
 	f.placePIs()
-	if f.bytes <= MaxRecordBytes && f.bytes+end > MaxRecordBytes {
-		f.bytesOver = f.off + int64(MaxRecordBytes-f.bytes)
+	if f.bytes <= MaxEntryBytes && f.bytes+end > MaxEntryBytes {
+		f.bytesOver = f.off + int64(MaxEntryBytes-f.bytes)
 	}
 	f.bytes += end
 	f.off += int64(end)
@@ -214,27 +215,27 @@ func (f *feedReader) Read(p []byte) (int, error) {
 	return end, err
 }
 
-// recordDone starts the records bound's counts afresh: the stream parser
-// returned a record.
-func (f *feedReader) recordDone() {
+// recordDone starts the entries bound's counts afresh: the stream parser
+// returned a entry.
+func (f *feedReader) entryDone() {
 	f.tags, f.bytes = 0, 0
-	f.records++
+	f.entries++
 }
 
-// tooLarge is the records bound's error, at the first tag or byte past
+// tooLarge is the entries bound's error, at the first tag or byte past
 // the limit (whichever came first).
 func (f *feedReader) tooLarge() error {
-	what, at := fmt.Sprintf("more than %d tags", MaxRecordTags), f.tagsOver
-	if f.bytes > MaxRecordBytes && (f.tags <= MaxRecordTags || f.bytesOver < f.tagsOver) {
-		what, at = fmt.Sprintf("more than %d bytes", MaxRecordBytes), f.bytesOver
+	what, at := fmt.Sprintf("more than %d tags", MaxEntryTags), f.tagsOver
+	if f.bytes > MaxEntryBytes && (f.tags <= MaxEntryTags || f.bytesOver < f.tagsOver) {
+		what, at = fmt.Sprintf("more than %d bytes", MaxEntryBytes), f.bytesOver
 	}
 	since, done := "since the start of the document", "before any record"
-	if f.records > 0 {
-		since, done = fmt.Sprintf("since record %d ended", f.records), fmt.Sprintf("after record %d", f.records)
+	if f.entries > 0 {
+		since, done = fmt.Sprintf("since record %d ended", f.entries), fmt.Sprintf("after record %d", f.entries)
 	}
 	return &filter.PosError{Pos: f.win.at(at), Err: fmt.Errorf(
 		"%w: %s read %s (the limits between two records are %d tags and %d bytes; an XPath that matches no records reads the whole document as one); output stops here, %s",
-		ErrRecordTooLarge, what, since, MaxRecordTags, MaxRecordBytes, done)}
+		ErrEntryTooLarge, what, since, MaxEntryTags, MaxEntryBytes, done)}
 }
 
 // headBytes reads through and keeps the first bytes of the document, for

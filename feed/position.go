@@ -1,4 +1,4 @@
-package robofilter
+package feed
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package robofilter
+package feed
 
 import (
 	"bytes"
@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"github.com/antchfx/xmlquery"
+	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
 	nethtml "golang.org/x/net/html"
 )
 
-// A record's fields with text (its title, its content) are read by one of
+// A entry's fields with text (its title, its content) are read by one of
 // three runs, as their type says:
 //
 //   - markup (Atom type="xhtml", a type ending in +xml or /xml, Atom 0.3
@@ -76,7 +77,7 @@ func kindOf(c *xmlquery.Node) fieldKind {
 
 // runField reads the field c (of kind k) with o, starting in the comment
 // state st: Format, Charset and ContentType are set here.
-func (rb *recordBuffers) runField(c *xmlquery.Node, k fieldKind, st flatState, o Options) (*Document, error) {
+func (rb *entryBuffers) runField(c *xmlquery.Node, k fieldKind, st flatState, o robofilter.Options) (*robofilter.Document, error) {
 	rb.buf.Reset()
 	var root *xmlquery.Node
 	var prefix int
@@ -96,7 +97,7 @@ func (rb *recordBuffers) runField(c *xmlquery.Node, k fieldKind, st flatState, o
 		prefix = rb.buf.Len()
 		writeXMLChildren(&rb.buf, c, root.NamespaceURI)
 		rb.buf.WriteString("</" + root.Data + ">")
-		o.Format = XML
+		o.Format = robofilter.XML
 	} else {
 		// The feed's comment regions open where the field starts hold all
 		// of it, as in the XML stage, which reads escaped HTML as text:
@@ -116,11 +117,11 @@ func (rb *recordBuffers) runField(c *xmlquery.Node, k fieldKind, st flatState, o
 				o.XRobotsTag = append(o.XRobotsTag[:len(o.XRobotsTag):len(o.XRobotsTag)], v)
 			}
 		}
-		o.Format = HTML
+		o.Format = robofilter.HTML
 	}
 	o.Charset, o.ContentType = "utf-8", ""
 	rb.in.Reset(bytes.NewReader(rb.buf.Bytes()))
-	doc, err := Filter(rb.in, o)
+	doc, err := robofilter.Filter(rb.in, o)
 	if doc != nil {
 		// The archive copy is the field's: without what was put around it
 		// (Filter does not write to rb.buf).
@@ -150,7 +151,7 @@ func (rb *recordBuffers) runField(c *xmlquery.Node, k fieldKind, st flatState, o
 // marker would not read as a comment in the HTML (inside a tag, a script,
 // a comment…), the HTML is written without them and inner says what the
 // markers turn off (from st on), for the whole field.
-func (rb *recordBuffers) writeHTML(c *xmlquery.Node, raw bool, st flatState, dialects filter.Dialects) (inner filter.Switch) {
+func (rb *entryBuffers) writeHTML(c *xmlquery.Node, raw bool, st flatState, dialects filter.Dialects) (inner filter.Switch) {
 	if dialects == 0 {
 		dialects = filter.AllDialects
 	}

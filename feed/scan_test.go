@@ -1,4 +1,4 @@
-package robofilter_test
+package feed_test
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/feed"
 	"github.com/robofilter/robofilter/filter"
 )
 
@@ -16,7 +17,7 @@ import (
 // illegal character, invalid UTF-8, "]]>" in text, a quote, and a CDATA
 // section's end after any number of ']'. Errors are where the XML stage
 // puts them; well-formed titles read as the XML stage reads them.
-func TestRecordsFeedReaderSkipsPlainRunsWithoutMissingWhatEndsThem(t *testing.T) {
+func TestEntriesFeedReaderSkipsPlainRunsWithoutMissingWhatEndsThem(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 509, 510, 511, 512, 1500} {
 		run := strings.Repeat("a b>", n/4) + strings.Repeat("x", n%4)
 		for _, tc := range []struct{ name, input, title string }{
@@ -36,8 +37,8 @@ func TestRecordsFeedReaderSkipsPlainRunsWithoutMissingWhatEndsThem(t *testing.T)
 				if (xerr != nil) != (tc.title == "") || xerr != nil && !errors.As(xerr, &xpe) {
 					t.Fatalf("the XML stage gives %v", xerr)
 				}
-				for chunking, r := range recordChunkings([]byte(tc.input)) {
-					recs, err := recordsFrom(r, "/d", robofilter.Options{})
+				for chunking, r := range entryChunkings([]byte(tc.input)) {
+					recs, err := entriesFrom(r, "/d", robofilter.Options{})
 					switch {
 					case xpe != nil && (!errors.As(err, &pe) || pe.Pos != xpe.Pos):
 						t.Errorf("%s: error %v, want one at %s (%v)", chunking, err, xpe.Pos, xerr)
@@ -53,19 +54,19 @@ func TestRecordsFeedReaderSkipsPlainRunsWithoutMissingWhatEndsThem(t *testing.T)
 // The feed reader reads on after a CDATA section: its tokenizer skipped the
 // '>' after "]]" in a run of plain bytes and stayed in the section to the
 // end of the document, so that after the first CDATA section (an RSS
-// description's HTML) nothing was counted for the records bound and no
+// description's HTML) nothing was counted for the entries bound and no
 // entity reached the decoder's map (a declared entity was then an error).
-func TestRecordsFeedReaderReadsOnAfterACDATASection(t *testing.T) {
+func TestEntriesFeedReaderReadsOnAfterACDATASection(t *testing.T) {
 	item := `<item><title>a</title><description><![CDATA[<p>x</p>]]></description></item>`
-	_, err := records(t, otherLines(item, 3*robofilter.MaxRecordTags), "//item", robofilter.Options{})
+	_, err := collectEntries(t, otherLines(item, 3*feed.MaxEntryTags), "//item", robofilter.Options{})
 	var pe *filter.PosError
-	if !errors.Is(err, robofilter.ErrRecordTooLarge) || !errors.As(err, &pe) || pe.Pos.Line < robofilter.MaxRecordTags/2 {
-		t.Errorf("err %v, want ErrRecordTooLarge past line %d", err, robofilter.MaxRecordTags/2)
+	if !errors.Is(err, feed.ErrEntryTooLarge) || !errors.As(err, &pe) || pe.Pos.Line < feed.MaxEntryTags/2 {
+		t.Errorf("err %v, want ErrRecordTooLarge past line %d", err, feed.MaxEntryTags/2)
 	}
 
 	doc := `<!DOCTYPE rss [<!ENTITY e "caf&#233;">]><rss><channel>` + item + `<item><title>&e;</title></item></channel></rss>`
-	for chunking, r := range recordChunkings([]byte(doc)) {
-		recs, err := recordsFrom(r, "//item", robofilter.Options{})
+	for chunking, r := range entryChunkings([]byte(doc)) {
+		recs, err := entriesFrom(r, "//item", robofilter.Options{})
 		if err != nil || len(recs) != 2 || recs[1].Title != "café" {
 			t.Errorf("%s: %d records, err %v, want the second titled café", chunking, len(recs), err)
 		}

@@ -1,4 +1,4 @@
-package robofilter
+package feed
 
 import (
 	"strings"
@@ -7,14 +7,14 @@ import (
 	"github.com/robofilter/robofilter/filter"
 )
 
-// Comment regions in records mode. The comment dialects (Yandex
+// Comment regions in entries mode. The comment dialects (Yandex
 // <!--noindex--> … <!--/noindex-->, googleoff/googleon) and the XHTML
 // <noindex> element open regions in document order, across element
 // boundaries: a comment between two entries, or inside an entry before its
 // title, holds for what follows, as in the XML stage. The stream parser
-// hands a record over with what it read since the previous one (the rest
+// hands a entry over with what it read since the previous one (the rest
 // was pruned), so regionTracker reads those comments where the XML stage
-// would, and knows the state in force at the start of each of the record's
+// would, and knows the state in force at the start of each of the entry's
 // fields; a field's own run starts in that state (flatState.comments) and
 // reads the comments inside it itself.
 
@@ -78,16 +78,16 @@ func isYandexElement(n *xmlquery.Node) bool {
 
 const nsXHTML = "http://www.w3.org/1999/xhtml"
 
-// regionTracker follows the comment dialects from record to record.
+// regionTracker follows the comment dialects from entry to entry.
 type regionTracker struct {
 	dialects filter.Dialects
 	st       flatState
-	// path: the ancestors of the last record (document first), whose
+	// path: the ancestors of the last entry (document first), whose
 	// start tags were read; an XHTML <noindex> among them opened its region
 	// then, and only its end is still to come.
 	path []*xmlquery.Node
 	up   []*xmlquery.Node // scratch
-	// fields: the state at the start of each element child of the record.
+	// fields: the state at the start of each element child of the entry.
 	fields []fieldState
 }
 
@@ -103,11 +103,11 @@ func newRegionTracker(dialects filter.Dialects) *regionTracker {
 	return &regionTracker{dialects: dialects}
 }
 
-// record reads what the stream parser holds before record n (everything
-// there is new since the last record: pruneOutside removed the rest), in
+// entry reads what the stream parser holds before entry n (everything
+// there is new since the last entry: pruneOutside removed the rest), in
 // document order, then n itself, noting the state at the start of each of
 // its element children.
-func (t *regionTracker) record(n *xmlquery.Node) {
+func (t *regionTracker) entry(n *xmlquery.Node) {
 	path := t.up[:0] // the ancestors, n's parent first
 	for c := n.Parent; c != nil; c = c.Parent {
 		path = append(path, c)
@@ -134,7 +134,7 @@ func (t *regionTracker) record(n *xmlquery.Node) {
 	}
 }
 
-// wasOpen reports whether n is an ancestor of the last record, whose start
+// wasOpen reports whether n is an ancestor of the last entry, whose start
 // was read then.
 func (t *regionTracker) wasOpen(n *xmlquery.Node) bool {
 	for _, p := range t.path {
@@ -146,11 +146,11 @@ func (t *regionTracker) wasOpen(n *xmlquery.Node) bool {
 }
 
 // walk reads the subtree at root in document order, without recursion
-// (a record may nest deeply). With record set (root itself), the state at
-// the start of each of the record's element children is noted.
-func (t *regionTracker) walk(root, record *xmlquery.Node) {
+// (a entry may nest deeply). With entry set (root itself), the state at
+// the start of each of the entry's element children is noted.
+func (t *regionTracker) walk(root, entry *xmlquery.Node) {
 	for c := root; ; {
-		if record != nil && c.Parent == record && c.Type == xmlquery.ElementNode {
+		if entry != nil && c.Parent == entry && c.Type == xmlquery.ElementNode {
 			t.fields = append(t.fields, fieldState{c, t.st})
 		}
 		if !isYandexElement(c) || !t.wasOpen(c) {
@@ -185,7 +185,7 @@ func (t *regionTracker) enter(c *xmlquery.Node) {
 	}
 }
 
-// at is the state at the start of the record's element child c.
+// at is the state at the start of the entry's element child c.
 func (t *regionTracker) at(c *xmlquery.Node) flatState {
 	for _, f := range t.fields {
 		if f.n == c {

@@ -1,4 +1,4 @@
-package robofilter_test
+package feed_test
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/feed"
 	"github.com/robofilter/robofilter/filter"
 )
 
@@ -23,13 +24,13 @@ func otherLines(before string, n int) string {
 	return b.String()
 }
 
-// The records bound's error is a *filter.PosError at the tag that passed
+// The entries bound's error is a *filter.PosError at the tag that passed
 // the limit, says what the limit is, since where it counts and what was
-// done, and still wraps ErrRecordTooLarge.
-func TestRecordsBoundErrorIsAtTheTagPastTheLimit(t *testing.T) {
-	recs, err := records(t, otherLines("", 3*robofilter.MaxRecordTags), "//item", robofilter.Options{})
+// done, and still wraps ErrEntryTooLarge.
+func TestEntriesBoundErrorIsAtTheTagPastTheLimit(t *testing.T) {
+	recs, err := collectEntries(t, otherLines("", 3*feed.MaxEntryTags), "//item", robofilter.Options{})
 	var pe *filter.PosError
-	if !errors.As(err, &pe) || !errors.Is(err, robofilter.ErrRecordTooLarge) {
+	if !errors.As(err, &pe) || !errors.Is(err, feed.ErrEntryTooLarge) {
 		t.Fatalf("err %v, want a *filter.PosError wrapping ErrRecordTooLarge", err)
 	}
 	if len(recs) != 0 || pe.Pos.String() != "501:1" {
@@ -41,10 +42,10 @@ func TestRecordsBoundErrorIsAtTheTagPastTheLimit(t *testing.T) {
 		}
 	}
 
-	// After records, the error comes after them and counts from the last.
-	recs, err = records(t, otherLines("<item><title>a</title></item><item><title>b</title></item>", 3*robofilter.MaxRecordTags), "//item", robofilter.Options{})
-	if !errors.As(err, &pe) || len(recs) != 2 || pe.Pos.Line <= robofilter.MaxRecordTags/2 {
-		t.Fatalf("%d records, err %v, want 2 records, then a PosError past line %d", len(recs), err, robofilter.MaxRecordTags/2)
+	// After entries, the error comes after them and counts from the last.
+	recs, err = collectEntries(t, otherLines("<item><title>a</title></item><item><title>b</title></item>", 3*feed.MaxEntryTags), "//item", robofilter.Options{})
+	if !errors.As(err, &pe) || len(recs) != 2 || pe.Pos.Line <= feed.MaxEntryTags/2 {
+		t.Fatalf("%d records, err %v, want 2 records, then a PosError past line %d", len(recs), err, feed.MaxEntryTags/2)
 	}
 	if !strings.Contains(err.Error(), "since record 2 ended") || !strings.Contains(err.Error(), "after record 2") {
 		t.Errorf("error %q does not say it counts since record 2 and stops after it", err)
@@ -52,30 +53,30 @@ func TestRecordsBoundErrorIsAtTheTagPastTheLimit(t *testing.T) {
 }
 
 // The bound counts bytes too: the error is at the first byte past
-// MaxRecordBytes read without a record.
-func TestRecordsBoundErrorIsAtTheBytePastTheLimit(t *testing.T) {
+// MaxEntryBytes read without a entry.
+func TestEntriesBoundErrorIsAtTheBytePastTheLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads 32 MiB")
 	}
-	doc := "<rss>" + strings.Repeat("x", robofilter.MaxRecordBytes) + "</rss>"
-	_, err := records(t, doc, "//item", robofilter.Options{})
+	doc := "<rss>" + strings.Repeat("x", feed.MaxEntryBytes) + "</rss>"
+	_, err := collectEntries(t, doc, "//item", robofilter.Options{})
 	var pe *filter.PosError
-	if !errors.As(err, &pe) || !errors.Is(err, robofilter.ErrRecordTooLarge) {
+	if !errors.As(err, &pe) || !errors.Is(err, feed.ErrEntryTooLarge) {
 		t.Fatalf("err %v, want a *filter.PosError wrapping ErrRecordTooLarge", err)
 	}
-	if pe.Pos.Offset != robofilter.MaxRecordBytes || !strings.Contains(err.Error(), "more than 33554432 bytes") {
-		t.Errorf("error %v at offset %d, want more than 33554432 bytes, at offset %d", err, pe.Pos.Offset, robofilter.MaxRecordBytes)
+	if pe.Pos.Offset != feed.MaxEntryBytes || !strings.Contains(err.Error(), "more than 33554432 bytes") {
+		t.Errorf("error %v at offset %d, want more than 33554432 bytes, at offset %d", err, pe.Pos.Offset, feed.MaxEntryBytes)
 	}
 }
 
 // Only markup counts as tags: the '<' of a CDATA section's HTML (an RSS
-// description), of a comment or of a PI are not tags, so a record whose
+// description), of a comment or of a PI are not tags, so a entry whose
 // escaped HTML holds thousands of them is read.
-func TestRecordsBoundCountsMarkupNotLessThanSigns(t *testing.T) {
-	html := strings.Repeat("<p>x</p>", 2*robofilter.MaxRecordTags)
+func TestEntriesBoundCountsMarkupNotLessThanSigns(t *testing.T) {
+	html := strings.Repeat("<p>x</p>", 2*feed.MaxEntryTags)
 	doc := "<rss><channel><item><title>t</title><description><![CDATA[" + html + "]]></description>" +
 		"<!-- " + html + " --><?pi " + html + "?></item></channel></rss>"
-	recs, err := records(t, doc, "//item", robofilter.Options{})
+	recs, err := collectEntries(t, doc, "//item", robofilter.Options{})
 	if err != nil || len(recs) != 1 || recs[0].Doc == nil || !strings.HasPrefix(recs[0].Doc.Text, "x\nx\n") {
 		t.Fatalf("%d records, err %v", len(recs), err)
 	}

@@ -1,4 +1,4 @@
-package robofilter_test
+package feed_test
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/feed"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/chunked"
 	"github.com/robofilter/robofilter/xmlstream"
@@ -21,10 +22,10 @@ import (
 	"golang.org/x/text/encoding/unicode"
 )
 
-// recordChunkings are the readers a records test replays its input
+// recordChunkings are the readers a entries test replays its input
 // through: the position of an error must not depend on how the input
 // arrives (the parser's buffer, the feed reader's chunks).
-func recordChunkings(input []byte) map[string]io.Reader {
+func entryChunkings(input []byte) map[string]io.Reader {
 	m := map[string]io.Reader{
 		"whole":    bytes.NewReader(input),
 		"one byte": iotest.OneByteReader(bytes.NewReader(input)),
@@ -36,10 +37,10 @@ func recordChunkings(input []byte) map[string]io.Reader {
 	return m
 }
 
-// recordsFrom runs ProcessRecords on r and collects the records.
-func recordsFrom(r io.Reader, xpath string, opts robofilter.Options) ([]robofilter.Record, error) {
-	var recs []robofilter.Record
-	err := robofilter.ProcessRecords(r, xpath, opts, func(rec robofilter.Record) error {
+// recordsFrom runs Process on r and collects the entries.
+func entriesFrom(r io.Reader, xpath string, opts robofilter.Options) ([]feed.Entry, error) {
+	var recs []feed.Entry
+	err := processEntries(r, xpath, opts, func(rec feed.Entry) error {
 		recs = append(recs, rec)
 		return nil
 	})
@@ -63,24 +64,24 @@ func encode(t *testing.T, enc interface{ Bytes([]byte) ([]byte, error) }, s stri
 	return string(b)
 }
 
-// In records mode, XML that is not well-formed fails with the line and
-// column of the error (SPEC section 6), after the records before it: where
+// In entries mode, XML that is not well-formed fails with the line and
+// column of the error (SPEC section 6), after the entries before it: where
 // encoding/xml stopped, or, for what it finds at the end of a token or not
 // at all, where the XML stage puts it. Columns count bytes of the original
 // input; CR, LF and CRLF end lines.
-func TestRecordsNotWellFormedErrorsHaveLineAndColumn(t *testing.T) {
+func TestEntriesNotWellFormedErrorsHaveLineAndColumn(t *testing.T) {
 	longLine := "<feed><entry>" + strings.Repeat("word ", 20_000) + "</wrong></entry></feed>"
-	var manyLines, manyRecords strings.Builder
+	var manyLines, manyEntries strings.Builder
 	manyLines.WriteString("<feed>\n")
 	for i := 0; i < 3000; i++ {
 		fmt.Fprintf(&manyLines, "<entry><id>%d</id></entry>\n", i)
 	}
 	manyLines.WriteString("<entry><id>x</id>\n  <![CDATA[\x02]]></entry></feed>")
-	manyRecords.WriteString("<feed>")
+	manyEntries.WriteString("<feed>")
 	for i := 0; i < 200; i++ {
-		fmt.Fprintf(&manyRecords, "<entry><id>%d</id><content type=\"html\">%s</content></entry>", i, strings.Repeat("&lt;p&gt;text ", 20))
+		fmt.Fprintf(&manyEntries, "<entry><id>%d</id><content type=\"html\">%s</content></entry>", i, strings.Repeat("&lt;p&gt;text ", 20))
 	}
-	manyRecords.WriteString("<entry>broken</entry><entry>x</feed>")
+	manyEntries.WriteString("<entry>broken</entry><entry>x</feed>")
 	utf16 := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder()
 	utf16NoBOM := unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewEncoder()
 
@@ -88,7 +89,7 @@ func TestRecordsNotWellFormedErrorsHaveLineAndColumn(t *testing.T) {
 		name    string
 		input   string
 		opts    robofilter.Options
-		records int    // records passed to fn before the error
+		entries int    // entries passed to fn before the error
 		pos     string // line:column
 		msg     string // in the error
 		// notXMLStage: the XML stage has no error here, or another.
@@ -100,19 +101,19 @@ func TestRecordsNotWellFormedErrorsHaveLineAndColumn(t *testing.T) {
 		{name: "declaration_with_encoding_before_version", input: "<?xml encoding=\"utf-8\" version=\"1.0\"?><feed><entry>x</entry></feed>",
 			pos: "1:7", msg: "the XML declaration has no version"},
 		{name: "declaration_between_records_at_its_start", input: "<feed><entry>a</entry>\n<?xml version=\"1.0\"?><entry>b</entry></feed>",
-			records: 1, pos: "2:1", msg: "the XML declaration <?xml …?> may only stand at the start of the document"},
+			entries: 1, pos: "2:1", msg: "the XML declaration <?xml …?> may only stand at the start of the document"},
 		{name: "long_declaration_between_records", input: "<feed><entry>a</entry>\n<?xml version=\"1.0\"" + strings.Repeat(" ", 1100) + "?><entry>b</entry></feed>",
-			records: 1, pos: "2:1", msg: "the XML declaration <?xml …?> may only stand at the start of the document"},
+			entries: 1, pos: "2:1", msg: "the XML declaration <?xml …?> may only stand at the start of the document"},
 		{name: "long_declaration_with_a_bad_standalone", input: "<?xml version=\"1.0\"" + strings.Repeat(" ", 1100) + "standalone=\"maybe\"?><feed><entry>b</entry></feed>",
 			pos: "1:1120", msg: `standalone "maybe" in the XML declaration`},
 		{name: "reserved_target_in_another_case", input: "<feed><entry>a</entry><?XML x?><entry>b</entry></feed>",
-			records: 1, pos: "1:25", msg: "the processing instruction target XML is reserved"},
+			entries: 1, pos: "1:25", msg: "the processing instruction target XML is reserved"},
 		{name: "mismatched_end_tag_at_the_end_tag", input: "<feed><entry><id>1</id></entry>\n<entry><id>2</wrong></entry></feed>",
-			records: 1, pos: "2:13", msg: "element <id> closed by </wrong>"},
-		{name: "end_tag_after_the_root_at_the_end_tag", input: "<feed><entry>x</entry></feed></x>", records: 1, pos: "1:30", msg: "unexpected end element </x>"},
-		{name: "document_ends_inside_an_element_at_the_end", input: "<feed><entry>x</entry>\n<entry>y", records: 1, pos: "2:9", msg: "unexpected EOF"},
-		{name: "document_ends_inside_a_comment_at_the_end", input: "<feed><entry>x</entry><!-- never", records: 1, pos: "1:33", msg: "unexpected EOF"},
-		{name: "illegal_character_in_text_at_the_character", input: "<feed><entry>x</entry>\n<entry>a\x01b</entry></feed>", records: 1, pos: "2:9", msg: "illegal character code U+0001"},
+			entries: 1, pos: "2:13", msg: "element <id> closed by </wrong>"},
+		{name: "end_tag_after_the_root_at_the_end_tag", input: "<feed><entry>x</entry></feed></x>", entries: 1, pos: "1:30", msg: "unexpected end element </x>"},
+		{name: "document_ends_inside_an_element_at_the_end", input: "<feed><entry>x</entry>\n<entry>y", entries: 1, pos: "2:9", msg: "unexpected EOF"},
+		{name: "document_ends_inside_a_comment_at_the_end", input: "<feed><entry>x</entry><!-- never", entries: 1, pos: "1:33", msg: "unexpected EOF"},
+		{name: "illegal_character_in_text_at_the_character", input: "<feed><entry>x</entry>\n<entry>a\x01b</entry></feed>", entries: 1, pos: "2:9", msg: "illegal character code U+0001"},
 		{name: "illegal_character_in_an_attribute_value", input: "<feed><entry a=\"x\x01\">x</entry></feed>", pos: "1:18", msg: "illegal character code U+0001"},
 		{name: "illegal_character_in_a_cdata_section", input: "<feed><entry><![CDATA[a\x01]]></entry></feed>", pos: "1:24", msg: "illegal character code U+0001"},
 		{name: "noncharacter_in_text", input: "<feed><entry>a\uFFFEb</entry></feed>", pos: "1:15", msg: "illegal character code U+FFFE"},
@@ -121,18 +122,18 @@ func TestRecordsNotWellFormedErrorsHaveLineAndColumn(t *testing.T) {
 		{name: "encoded_surrogate_at_its_start", input: "<feed><entry>a\xed\xa0\x80b</entry></feed>", pos: "1:15", msg: "invalid UTF-8"},
 		{name: "illegal_character_reference_at_the_reference", input: "<feed><entry>a &#1; b</entry></feed>", pos: "1:16", msg: "&#1; is not a legal character reference"},
 		{name: "surrogate_character_reference", input: "<feed><entry>a &#xD800; b</entry></feed>", pos: "1:16", msg: "&#xD800; is not a legal character reference"},
-		{name: "text_after_the_root_where_the_text_starts", input: "<feed><entry>x</entry></feed>\n  junk", records: 1, pos: "1:30", msg: "text outside the root element"},
+		{name: "text_after_the_root_where_the_text_starts", input: "<feed><entry>x</entry></feed>\n  junk", entries: 1, pos: "1:30", msg: "text outside the root element"},
 		{name: "text_before_the_root_where_the_text_starts", input: "<?xml version=\"1.0\"?>\n junk<feed><entry>x</entry></feed>", pos: "1:22", msg: "text outside the root element"},
-		{name: "cdata_section_after_the_root", input: "<feed><entry>x</entry></feed><![CDATA[x]]>", records: 1, pos: "1:30", msg: "text outside the root element"},
-		{name: "second_root_element_at_its_start_tag", input: "<feed><entry>x</entry></feed>\n  <x/>", records: 1, pos: "2:3", msg: "a second root element <x>"},
-		{name: "second_root_element_is_not_a_record", input: "<feed><entry>x</entry></feed><entry>y</entry>", records: 1, pos: "1:30", msg: "a second root element <entry>"},
+		{name: "cdata_section_after_the_root", input: "<feed><entry>x</entry></feed><![CDATA[x]]>", entries: 1, pos: "1:30", msg: "text outside the root element"},
+		{name: "second_root_element_at_its_start_tag", input: "<feed><entry>x</entry></feed>\n  <x/>", entries: 1, pos: "2:3", msg: "a second root element <x>"},
+		{name: "second_root_element_is_not_a_record", input: "<feed><entry>x</entry></feed><entry>y</entry>", entries: 1, pos: "1:30", msg: "a second root element <entry>"},
 		{name: "no_root_element_at_the_end", input: "  \n", pos: "2:1", msg: "no root element"},
 		{name: "empty_document", input: "", pos: "1:1", msg: "no root element"},
 		{name: "markup_declaration_inside_the_root", input: "<feed><entry>x<!x></entry></feed>", pos: "1:15", msg: "a markup declaration <!x> is not allowed inside or after the root element"},
 		{name: "second_doctype", input: "<!DOCTYPE feed><!DOCTYPE feed><feed/>", pos: "1:16", msg: "a second DOCTYPE"},
 		{name: "cr_and_crlf_end_lines", input: "<feed>\r<entry>\r\n<id>1</ix></entry></feed>", pos: "3:6", msg: "element <id> closed by </ix>"},
 		{name: "utf8_byte_order_mark_counts_in_the_first_line", input: "\xEF\xBB\xBF<feed></oops>", pos: "1:10", msg: "element <feed> closed by </oops>"},
-		{name: "utf16_with_byte_order_mark", input: encode(t, utf16, "<feed>\n<entry>x</entry>\n<entry>y</oops></entry></feed>"), records: 1, pos: "3:17", msg: "closed by </oops>"},
+		{name: "utf16_with_byte_order_mark", input: encode(t, utf16, "<feed>\n<entry>x</entry>\n<entry>y</oops></entry></feed>"), entries: 1, pos: "3:17", msg: "closed by </oops>"},
 		{name: "utf16_byte_order_mark_counts_in_the_first_line", input: encode(t, utf16, "<feed></oops>"), pos: "1:15", msg: "closed by </oops>"},
 		{name: "utf16_without_byte_order_mark", input: encode(t, utf16NoBOM, `<?xml version="1.0"?><feed></oops>`), pos: "1:55", msg: "closed by </oops>"},
 		{name: "windows_1251_columns_count_original_bytes", input: encode(t, charmap.Windows1251.NewEncoder(), "<?xml version=\"1.0\" encoding=\"windows-1251\"?>\n<feed><entry>Привет</wrong></entry></feed>"),
@@ -140,10 +141,10 @@ func TestRecordsNotWellFormedErrorsHaveLineAndColumn(t *testing.T) {
 		{name: "shift_jis_columns_count_original_bytes", input: encode(t, japanese.ShiftJIS.NewEncoder(), "<?xml version=\"1.0\" encoding=\"shift_jis\"?>\n<feed><entry>日本語</wrong></entry></feed>"),
 			pos: "2:20", msg: "closed by </wrong>"},
 		{name: "charset_option_columns_count_original_bytes", input: encode(t, charmap.Windows1252.NewEncoder(), "<feed><entry>café</entry><entry>naïve\x01</entry></feed>"),
-			opts: robofilter.Options{Charset: "windows-1252"}, records: 1, pos: "1:38", msg: "illegal character code U+0001"},
+			opts: robofilter.Options{Charset: "windows-1252"}, entries: 1, pos: "1:38", msg: "illegal character code U+0001"},
 		{name: "error_far_along_a_long_line", input: longLine, pos: fmt.Sprintf("1:%d", 14+5*20_000), msg: "closed by </wrong>"},
-		{name: "error_after_many_lines", input: manyLines.String(), records: 3000, pos: "3003:12", msg: "illegal character code U+0002"},
-		{name: "records_before_the_error_are_passed", input: manyRecords.String(), records: 201, pos: fmt.Sprintf("1:%d", len(manyRecords.String())-len("</feed>")+1), msg: "element <entry> closed by </feed>"},
+		{name: "error_after_many_lines", input: manyLines.String(), entries: 3000, pos: "3003:12", msg: "illegal character code U+0002"},
+		{name: "records_before_the_error_are_passed", input: manyEntries.String(), entries: 201, pos: fmt.Sprintf("1:%d", len(manyEntries.String())-len("</feed>")+1), msg: "element <entry> closed by </feed>"},
 		{name: "unquoted_attribute_value_at_the_value", input: "<feed><entry a=\"1\" b=2>x</entry></feed>", pos: "1:22", msg: "unquoted or missing attribute value"},
 		{name: "attribute_without_value_where_the_value_should_be", input: "<feed><entry a>x</entry></feed>", pos: "1:15", msg: "attribute name without = in element"},
 		{name: "double_dash_in_a_comment_at_the_dashes", input: "<feed><entry>a <!-- x -- y --> b</entry></feed>", pos: "1:23", msg: `invalid sequence "--" not allowed in comments`},
@@ -164,8 +165,8 @@ func TestRecordsNotWellFormedErrorsHaveLineAndColumn(t *testing.T) {
 				}
 				xmlPos = xpe.Pos.String()
 			}
-			for chunking, r := range recordChunkings([]byte(tc.input)) {
-				recs, err := recordsFrom(r, "//entry", tc.opts)
+			for chunking, r := range entryChunkings([]byte(tc.input)) {
+				recs, err := entriesFrom(r, "//entry", tc.opts)
 				var pe *filter.PosError
 				if !errors.As(err, &pe) {
 					t.Fatalf("%s: error %v, want a *filter.PosError", chunking, err)
@@ -179,8 +180,8 @@ func TestRecordsNotWellFormedErrorsHaveLineAndColumn(t *testing.T) {
 				if !tc.notXMLStage && !errors.Is(err, xmlstream.ErrNotWellFormed) {
 					t.Errorf("%s: error %v does not wrap xmlstream.ErrNotWellFormed", chunking, err)
 				}
-				if len(recs) != tc.records {
-					t.Errorf("%s: %d records before the error, want %d", chunking, len(recs), tc.records)
+				if len(recs) != tc.entries {
+					t.Errorf("%s: %d records before the error, want %d", chunking, len(recs), tc.entries)
 				}
 			}
 			if !tc.notXMLStage && xmlPos != tc.pos {
@@ -190,16 +191,16 @@ func TestRecordsNotWellFormedErrorsHaveLineAndColumn(t *testing.T) {
 	}
 }
 
-// entityCase is a document whose root is the one record (XPath /d): its
+// entityCase is a document whose root is the one entry (XPath /d): its
 // title, or the link its href gives, or the error, must be what the XML
 // stage reads.
 type entityCase struct {
 	name, input string
-	title, link string // the record's
+	title, link string // the entry's
 	err         string // "line:col: message", the XML stage's too
 }
 
-func runRecordEntityCases(t *testing.T, cases []entityCase, opts robofilter.Options) {
+func runEntryEntityCases(t *testing.T, cases []entityCase, opts robofilter.Options) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -216,8 +217,8 @@ func runRecordEntityCases(t *testing.T, cases []entityCase, opts robofilter.Opti
 			case tc.err == "" && tc.title != "" && strings.Join(strings.Fields(text), " ") != strings.Join(strings.Fields(tc.title), " "):
 				t.Fatalf("the XML stage reads %q, want %q", text, tc.title)
 			}
-			for chunking, r := range recordChunkings([]byte(tc.input)) {
-				recs, err := recordsFrom(r, "/d", opts)
+			for chunking, r := range entryChunkings([]byte(tc.input)) {
+				recs, err := entriesFrom(r, "/d", opts)
 				if tc.err != "" {
 					if err == nil || err.Error() != tc.err || len(recs) != 0 {
 						t.Errorf("%s: %d records, error %v, want %s", chunking, len(recs), err, tc.err)
@@ -239,16 +240,16 @@ func runRecordEntityCases(t *testing.T, cases []entityCase, opts robofilter.Opti
 // An entity nobody declared is not well-formed where XML's WFC "Entity
 // Declared" applies (no DTD; an internal subset without parameter entity
 // references; standalone="yes"), as in the XML stage, at the reference,
-// with the records before it passed; elsewhere it reads as the HTML entity
+// with the entries before it passed; elsewhere it reads as the HTML entity
 // of that name or as written.
-func TestRecordsUndeclaredEntityIsAnErrorWhereXMLRequiresADeclaration(t *testing.T) {
+func TestEntriesUndeclaredEntityIsAnErrorWhereXMLRequiresADeclaration(t *testing.T) {
 	const (
 		noDTD      = "not well-formed XML: entity &bogus; is not declared: the document has no DTD (only lt, gt, amp, apos and quot need no declaration)"
 		noExternal = "not well-formed XML: entity &bogus; is not declared: the internal subset does not declare it and there is no external DTD subset"
 		standalone = "not well-formed XML: entity &bogus; is not declared in the internal subset, as a standalone document requires"
 		xhtml      = `<!DOCTYPE d PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">`
 	)
-	runRecordEntityCases(t, []entityCase{
+	runEntryEntityCases(t, []entityCase{
 		{name: "no_dtd_text", input: "<d><title>a\n b &bogus; c</title></d>", err: "2:4: " + noDTD},
 		{name: "no_dtd_html_name", input: "<d><title>a&nbsp;b</title></d>",
 			err: "1:12: not well-formed XML: entity &nbsp; is not declared: the document has no DTD (only lt, gt, amp, apos and quot need no declaration)"},
@@ -284,8 +285,8 @@ func TestRecordsUndeclaredEntityIsAnErrorWhereXMLRequiresADeclaration(t *testing
 // entity is used, as in the XML stage: character references and the
 // predefined entities replaced, declared entities expanded in turn; an
 // entity that refers to itself is not well-formed where it is used.
-func TestRecordsExpandEntityReferencesInReplacementText(t *testing.T) {
-	runRecordEntityCases(t, []entityCase{
+func TestEntriesExpandEntityReferencesInReplacementText(t *testing.T) {
+	runEntryEntityCases(t, []entityCase{
 		{name: "declared_entity", input: `<!DOCTYPE d [<!ENTITY a "alpha">]><d><title>x &a; y</title></d>`, title: "x alpha y"},
 		{name: "nested_reference", input: `<!DOCTYPE d [<!ENTITY a "alpha"><!ENTITY b "x &a; y">]><d><title>&b;</title></d>`, title: "x alpha y"},
 		{name: "declared_after_the_entity_that_refers_to_it", input: `<!DOCTYPE d [<!ENTITY b "x &a; y"><!ENTITY a "alpha">]><d><title>&b;</title></d>`, title: "x alpha y"},
@@ -318,19 +319,19 @@ func TestRecordsExpandEntityReferencesInReplacementText(t *testing.T) {
 }
 
 // An internal entity whose replacement text holds markup is read as content
-// by the XML stage (XML 1.0 section 4.4.2); records mode, which gives the
+// by the XML stage (XML 1.0 section 4.4.2); entries mode, which gives the
 // decoder text through encoding/xml's Entity map, does not read markup
 // inside entities: the reference reads as nothing (its tags do not become
 // text, a robots region in it is not indexed), with one warning per entity
-// name in the warnings of the record that holds it, at its first
+// name in the warnings of the entry that holds it, at its first
 // reference there. Its use is checked as the XML stage checks it; in an
 // attribute value it is not well-formed, as in the XML stage.
-func TestRecordsEntityWithMarkupReadsAsNothingWithAWarning(t *testing.T) {
+func TestEntriesEntityWithMarkupReadsAsNothingWithAWarning(t *testing.T) {
 	const subset = `<!DOCTYPE d [<!ENTITY mk "<b>&a;</b>"><!ENTITY a "alpha"><!ENTITY hide "<span class='robots-noindex'>secret</span>"><!ENTITY outer "(&mk;)">]>`
 	warning := func(name string) string {
 		return "entity &" + name + "; holds markup, which records mode does not read inside entities: the reference reads as nothing (the XML stage, without --records, reads it as content)"
 	}
-	// at is the position of the first marker in input (a record's test
+	// at is the position of the first marker in input (a entry's test
 	// names its reference so: "&hide; b").
 	at := func(input, marker string) string {
 		i := strings.Index(input, marker)
@@ -368,8 +369,8 @@ func TestRecordsEntityWithMarkupReadsAsNothingWithAWarning(t *testing.T) {
 			if err != nil || strings.Join(strings.Fields(doc.Text), " ") != strings.Join(strings.Fields(tc.xmlText), " ") {
 				t.Fatalf("the XML stage reads %q, error %v, want %q", doc.Text, err, tc.xmlText)
 			}
-			for chunking, r := range recordChunkings([]byte(tc.input)) {
-				recs, err := recordsFrom(r, tc.xpath, robofilter.Options{})
+			for chunking, r := range entryChunkings([]byte(tc.input)) {
+				recs, err := entriesFrom(r, tc.xpath, robofilter.Options{})
 				if err != nil || len(recs) != len(tc.recs) {
 					t.Fatalf("%s: %d records, error %v, want %d", chunking, len(recs), err, len(tc.recs))
 				}
@@ -403,8 +404,8 @@ func TestRecordsEntityWithMarkupReadsAsNothingWithAWarning(t *testing.T) {
 		if xerr := xmlStageError(t, []byte(input), robofilter.Options{}); xerr == nil || xerr.Error() != want {
 			t.Fatalf("the XML stage gives %v, want %s", xerr, want)
 		}
-		for chunking, r := range recordChunkings([]byte(input)) {
-			if recs, err := recordsFrom(r, "/d", robofilter.Options{}); err == nil || err.Error() != want || len(recs) != 0 {
+		for chunking, r := range entryChunkings([]byte(input)) {
+			if recs, err := entriesFrom(r, "/d", robofilter.Options{}); err == nil || err.Error() != want || len(recs) != 0 {
 				t.Errorf("%s: %d records, error %v, want %s", chunking, len(recs), err, want)
 			}
 		}
@@ -413,9 +414,9 @@ func TestRecordsEntityWithMarkupReadsAsNothingWithAWarning(t *testing.T) {
 
 // Every use of an internal entity, nested ones included, is charged to the
 // document's expansion budget, as in the XML stage: the reference that
-// would pass it fails with ErrEntityExpansion there, after the records
+// would pass it fails with ErrEntityExpansion there, after the entries
 // before it, quickly and without expanding what is past the budget.
-func TestRecordsEntityExpansionPastTheBudgetStopsTheDocument(t *testing.T) {
+func TestEntriesEntityExpansionPastTheBudgetStopsTheDocument(t *testing.T) {
 	var laughs strings.Builder
 	laughs.WriteString("<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n <!ENTITY lol \"lol\">\n")
 	for i := 1; i <= 9; i++ {
@@ -437,11 +438,11 @@ func TestRecordsEntityExpansionPastTheBudgetStopsTheDocument(t *testing.T) {
 		name    string
 		input   string
 		opts    robofilter.Options
-		records int
+		entries int
 		pos     string
 	}{
-		{name: "billion_laughs", input: laughs.String(), records: 1, pos: "15:11"},
-		{name: "one_long_entity_used_once_per_record", input: quadratic.String(), opts: robofilter.Options{MaxTokenSize: 1 << 20}, records: 16, pos: fmt.Sprintf("2:%d", 4+16*27+10)},
+		{name: "billion_laughs", input: laughs.String(), entries: 1, pos: "15:11"},
+		{name: "one_long_entity_used_once_per_record", input: quadratic.String(), opts: robofilter.Options{MaxTokenSize: 1 << 20}, entries: 16, pos: fmt.Sprintf("2:%d", 4+16*27+10)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			xerr := xmlStageError(t, []byte(tc.input), tc.opts)
@@ -450,7 +451,7 @@ func TestRecordsEntityExpansionPastTheBudgetStopsTheDocument(t *testing.T) {
 				t.Fatalf("the XML stage gives %v, want ErrEntityExpansion at %s", xerr, tc.pos)
 			}
 			start := time.Now()
-			recs, err := recordsFrom(strings.NewReader(tc.input), "//e", tc.opts)
+			recs, err := entriesFrom(strings.NewReader(tc.input), "//e", tc.opts)
 			elapsed := time.Since(start)
 			if err == nil || err.Error() != xerr.Error() {
 				t.Errorf("error %v, want the XML stage's %v", err, xerr)
@@ -458,8 +459,8 @@ func TestRecordsEntityExpansionPastTheBudgetStopsTheDocument(t *testing.T) {
 			if !errors.Is(err, xmlstream.ErrEntityExpansion) {
 				t.Errorf("error %v does not wrap ErrEntityExpansion", err)
 			}
-			if len(recs) != tc.records {
-				t.Errorf("%d records before the error, want %d", len(recs), tc.records)
+			if len(recs) != tc.entries {
+				t.Errorf("%d records before the error, want %d", len(recs), tc.entries)
 			}
 			for i, r := range recs {
 				if tc.name == "one_long_entity_used_once_per_record" && r.Title != big {
@@ -474,7 +475,7 @@ func TestRecordsEntityExpansionPastTheBudgetStopsTheDocument(t *testing.T) {
 // Where an undeclared entity is allowed, the decoder's map learns every
 // name used, however many there are: names the decoder has read leave it
 // (EntityFiller stopped learning at 4096 and the decoder then failed).
-func TestRecordsReadAnyNumberOfUndeclaredEntities(t *testing.T) {
+func TestEntriesReadAnyNumberOfUndeclaredEntities(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<!DOCTYPE feed SYSTEM "feed.dtd"><feed>`)
 	const n = 10_000
@@ -482,7 +483,7 @@ func TestRecordsReadAnyNumberOfUndeclaredEntities(t *testing.T) {
 		fmt.Fprintf(&b, "<entry><title>&e%d;</title></entry>\n", i)
 	}
 	b.WriteString("</feed>")
-	recs, err := recordsFrom(strings.NewReader(b.String()), "//entry", robofilter.Options{})
+	recs, err := entriesFrom(strings.NewReader(b.String()), "//entry", robofilter.Options{})
 	if err != nil || len(recs) != n {
 		t.Fatalf("%d records, error %v", len(recs), err)
 	}
@@ -493,9 +494,9 @@ func TestRecordsReadAnyNumberOfUndeclaredEntities(t *testing.T) {
 	}
 }
 
-// On the shared corpus, records mode rejects exactly the documents the XML
+// On the shared corpus, entries mode rejects exactly the documents the XML
 // stage rejects as not well-formed, at the same line and column.
-func TestRecordsAgreeWithTheXMLStageOnTheCorpus(t *testing.T) {
+func TestEntriesAgreeWithTheXMLStageOnTheCorpus(t *testing.T) {
 	dir := filepath.Join("..", "shared", "corpus", "xml")
 	var files []string
 	_ = filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
@@ -514,9 +515,9 @@ func TestRecordsAgreeWithTheXMLStageOnTheCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		xerr := xmlStageError(t, src, robofilter.Options{})
-		_, rerr := recordsFrom(bytes.NewReader(src), "//item|//entry|//url", robofilter.Options{})
-		if errors.Is(rerr, robofilter.ErrRecordTooLarge) {
-			continue // a document records mode does not take
+		_, rerr := entriesFrom(bytes.NewReader(src), "//item|//entry|//url", robofilter.Options{})
+		if errors.Is(rerr, feed.ErrEntryTooLarge) {
+			continue // a document entries mode does not take
 		}
 		xbad := errors.Is(xerr, xmlstream.ErrNotWellFormed) || errors.Is(xerr, xmlstream.ErrEntityExpansion)
 		if !xbad && xerr != nil {
@@ -536,13 +537,13 @@ func TestRecordsAgreeWithTheXMLStageOnTheCorpus(t *testing.T) {
 	t.Logf("%d files, %d rejected by both at the same position", len(files), rejected)
 }
 
-// The warnings about entities with markup go to the record that holds the
+// The warnings about entities with markup go to the entry that holds the
 // references, one per name, however many references there are and however
-// the input arrives (the parser reads ahead of the record it returns).
-func TestRecordsEntityWithMarkupWarningsFollowTheirRecords(t *testing.T) {
+// the input arrives (the parser reads ahead of the entry it returns).
+func TestEntriesEntityWithMarkupWarningsFollowTheirEntries(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<!DOCTYPE f [<!ENTITY mk "<b>x</b>">]><f>`)
-	var want []string // the first reference's offset in each record, or ""
+	var want []string // the first reference's offset in each entry, or ""
 	for i := 0; i < 300; i++ {
 		fmt.Fprintf(&b, "<e><title>%d</title>", i)
 		if i%3 != 0 {
@@ -554,8 +555,8 @@ func TestRecordsEntityWithMarkupWarningsFollowTheirRecords(t *testing.T) {
 		b.WriteString("</e>")
 	}
 	b.WriteString("</f>")
-	for chunking, r := range recordChunkings([]byte(b.String())) {
-		recs, err := recordsFrom(r, "//e", robofilter.Options{})
+	for chunking, r := range entryChunkings([]byte(b.String())) {
+		recs, err := entriesFrom(r, "//e", robofilter.Options{})
 		if err != nil || len(recs) != len(want) {
 			t.Fatalf("%s: %d records, error %v", chunking, len(recs), err)
 		}

@@ -1,25 +1,33 @@
-package robofilter_test
+package feed_test
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/feed"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/xmlstream"
 )
 
-// records runs ProcessRecords and collects the records.
-func records(t *testing.T, doc, xpath string, opts robofilter.Options) ([]robofilter.Record, error) {
+// processEntries runs Process for its error alone.
+func processEntries(r io.Reader, xpath string, opts robofilter.Options, fn func(feed.Entry) error) error {
+	_, err := feed.Process(r, xpath, opts, fn)
+	return err
+}
+
+// entries runs Process and collects the entries.
+func collectEntries(t *testing.T, doc, xpath string, opts robofilter.Options) ([]feed.Entry, error) {
 	t.Helper()
-	var recs []robofilter.Record
-	err := robofilter.ProcessRecords(strings.NewReader(doc), xpath, opts, func(r robofilter.Record) error {
+	var recs []feed.Entry
+	err := processEntries(strings.NewReader(doc), xpath, opts, func(r feed.Entry) error {
 		recs = append(recs, r)
 		return nil
 	})
@@ -36,18 +44,18 @@ func linkByHref(doc *robofilter.Document, part string) (filter.Link, bool) {
 }
 
 // TestRecordsSeedFeedExamples runs the seed Atom feed (the microformats wiki
-// page "robots-exclusion" as escaped HTML) record by record. The entry's
+// page "robots-exclusion" as escaped HTML) entry by entry. The entry's
 // HTML is a wiki diff whose examples are code shown on the page (escaped
 // twice in the feed): the entry's text shows them as written, and read as
 // the HTML they are, the Nantucket div is excluded and the bogus links are
 // not followed.
-func TestRecordsSeedFeedExamples(t *testing.T) {
+func TestEntriesSeedFeedExamples(t *testing.T) {
 	path := filepath.Join("..", "shared", "seeds", "002_61219928c099cc24.txt")
 	feed, err := os.ReadFile(path)
 	if err != nil {
 		t.Skipf("seed feed not found at %s (the shared documents live outside the project): %v", path, err)
 	}
-	recs, err := records(t, string(feed), "/feed/entry", robofilter.Options{})
+	recs, err := collectEntries(t, string(feed), "/feed/entry", robofilter.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +96,7 @@ func TestRecordsSeedFeedExamples(t *testing.T) {
 	}
 }
 
-func TestRecordsHonourRobotsMarkupInEntries(t *testing.T) {
+func TestEntriesHonourRobotsMarkupInEntries(t *testing.T) {
 	feed := `<?xml version="1.0"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://example.com/blog/">
   <title>Feed</title>
@@ -108,7 +116,7 @@ func TestRecordsHonourRobotsMarkupInEntries(t *testing.T) {
   </entry>
   <entry><id>urn:4</id><title>No content</title></entry>
 </feed>`
-	recs, err := records(t, feed, "/feed/entry", robofilter.Options{})
+	recs, err := collectEntries(t, feed, "/feed/entry", robofilter.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +147,7 @@ func TestRecordsHonourRobotsMarkupInEntries(t *testing.T) {
 	}
 }
 
-func TestRecordsRSSWithFeedRobotsPI(t *testing.T) {
+func TestEntriesRSSWithFeedRobotsPI(t *testing.T) {
 	feed := `<?xml version="1.0" encoding="windows-1251"?>
 <!DOCTYPE rss [ <?robots index="yes" follow="no"?> ]>
 <rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/">
@@ -150,7 +158,7 @@ func TestRecordsRSSWithFeedRobotsPI(t *testing.T) {
 </item>
 <item><title>2</title><link>http://example.com/2</link><description>only description</description></item>
 </channel></rss>`
-	recs, err := records(t, feed, "/rss/channel/item", robofilter.Options{})
+	recs, err := collectEntries(t, feed, "/rss/channel/item", robofilter.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,23 +180,23 @@ func TestRecordsRSSWithFeedRobotsPI(t *testing.T) {
 	}
 }
 
-func TestRecordsErrors(t *testing.T) {
+func TestEntriesErrors(t *testing.T) {
 	t.Run("not well-formed", func(t *testing.T) {
-		recs, err := records(t, `<feed><entry><id>1</id></entry><entry><id>2</wrong></entry></feed>`, "//entry", robofilter.Options{})
+		recs, err := collectEntries(t, `<feed><entry><id>1</id></entry><entry><id>2</wrong></entry></feed>`, "//entry", robofilter.Options{})
 		var pe *filter.PosError
 		if !errors.As(err, &pe) || pe.Pos.Line != 1 || pe.Pos.Col != 44 || !errors.Is(err, xmlstream.ErrNotWellFormed) || len(recs) != 1 {
 			t.Errorf("err %v after %d records, want a PosError at 1:44 (the end tag) and 1 record", err, len(recs))
 		}
 	})
 	t.Run("bad XPath", func(t *testing.T) {
-		if _, err := records(t, `<feed/>`, "//entry[", robofilter.Options{}); err == nil {
+		if _, err := collectEntries(t, `<feed/>`, "//entry[", robofilter.Options{}); err == nil {
 			t.Error("no error")
 		}
 	})
 	t.Run("callback error stops", func(t *testing.T) {
 		stop := errors.New("stop")
 		n := 0
-		err := robofilter.ProcessRecords(strings.NewReader(`<f><e/><e/><e/></f>`), "//e", robofilter.Options{}, func(robofilter.Record) error {
+		err := processEntries(strings.NewReader(`<f><e/><e/><e/></f>`), "//e", robofilter.Options{}, func(feed.Entry) error {
 			n++
 			return stop
 		})
@@ -197,13 +205,13 @@ func TestRecordsErrors(t *testing.T) {
 		}
 	})
 	t.Run("undeclared entity with an external subset is read, not fatal", func(t *testing.T) {
-		recs, err := records(t, `<!DOCTYPE rss SYSTEM "rss.dtd"><rss><channel><item><title>caf&eacute; &bogus;</title></item></channel></rss>`, "//item", robofilter.Options{})
+		recs, err := collectEntries(t, `<!DOCTYPE rss SYSTEM "rss.dtd"><rss><channel><item><title>caf&eacute; &bogus;</title></item></channel></rss>`, "//item", robofilter.Options{})
 		if err != nil || len(recs) != 1 || recs[0].Title != "café &bogus;" {
 			t.Errorf("err %v records %+v", err, recs)
 		}
 	})
 	t.Run("undeclared entity without a DTD is not well-formed", func(t *testing.T) {
-		recs, err := records(t, `<rss><channel><item><title>a</title></item><item><title>caf&eacute;</title></item></channel></rss>`, "//item", robofilter.Options{})
+		recs, err := collectEntries(t, `<rss><channel><item><title>a</title></item><item><title>caf&eacute;</title></item></channel></rss>`, "//item", robofilter.Options{})
 		var pe *filter.PosError
 		if !errors.As(err, &pe) || pe.Pos.String() != "1:60" || !errors.Is(err, xmlstream.ErrNotWellFormed) || len(recs) != 1 {
 			t.Errorf("err %v after %d records, want a PosError at 1:60 (&eacute;) and 1 record", err, len(recs))
@@ -211,46 +219,102 @@ func TestRecordsErrors(t *testing.T) {
 	})
 }
 
-// TestRecordsBound checks the records mode's bound: an XPath that matches
-// nothing fails after MaxRecordTags tags instead of holding and searching
-// a growing tree, and a feed whose records are separated by many other
+// TestRecordsBound checks the entries mode's bound: an XPath that matches
+// nothing fails after MaxEntryTags tags instead of holding and searching
+// a growing tree, and a feed whose entries are separated by many other
 // elements still runs in time linear in its size (everything outside the
-// current record's path is pruned).
-func TestRecordsBound(t *testing.T) {
-	var b bytes.Buffer
-	b.WriteString("<rss><channel>")
-	for i := 0; i < 3*robofilter.MaxRecordTags; i++ {
-		fmt.Fprintf(&b, "<other>%d</other>", i)
+// current entry's path is pruned).
+func TestEntriesBound(t *testing.T) {
+	// An XPath that matches nothing fails at the bound, however long the
+	// document: the work does not grow with what comes after it.
+	noMatch := func(tags int) string {
+		var b bytes.Buffer
+		b.WriteString("<rss><channel>")
+		for i := 0; i < tags; i++ {
+			fmt.Fprintf(&b, "<other>%d</other>", i)
+		}
+		b.WriteString("</channel></rss>")
+		return b.String()
 	}
-	b.WriteString("</channel></rss>")
-	start := time.Now()
-	_, err := records(t, b.String(), "//item", robofilter.Options{})
-	if !errors.Is(err, robofilter.ErrRecordTooLarge) {
-		t.Fatalf("err %v, want ErrRecordTooLarge", err)
+	var errs [2]error
+	small := mallocs(func() { _, errs[0] = collectEntries(t, noMatch(3*feed.MaxEntryTags), "//item", robofilter.Options{}) })
+	large := mallocs(func() { _, errs[1] = collectEntries(t, noMatch(6*feed.MaxEntryTags), "//item", robofilter.Options{}) })
+	for _, err := range errs {
+		if !errors.Is(err, feed.ErrEntryTooLarge) {
+			t.Fatalf("err %v, want ErrEntryTooLarge", err)
+		}
 	}
-	t.Logf("no match: failed after %v", time.Since(start))
+	// The document itself is built outside the measure; the rest may
+	// differ by the input's buffers.
+	if float64(large) > 1.3*float64(small) {
+		t.Errorf("no match: %d allocations for %d tags, %d for twice as many; want about as many (the bound)", small, 3*feed.MaxEntryTags, large)
+	}
 
-	b.Reset()
-	b.WriteString("<rss><channel>")
-	const items = 300
-	for i := 0; i < items; i++ {
-		fmt.Fprintf(&b, "<item><title>t%d</title><link>http://example.com/%d</link><description>d</description></item>", i, i)
-		for j := 0; j < 50; j++ {
-			fmt.Fprintf(&b, "<junk a='%d'>%d</junk>", j, j)
+	// Entries among many other elements, each in a group of its own:
+	// pruning keeps the parser's tree to the path to the entry (xmlquery
+	// drops only the entry's own earlier siblings), so twice the entries
+	// cost about twice the allocations, and what the run holds does not
+	// grow with the document (measured after a collection at the 100th
+	// entry and at the last).
+	withJunk := func(items int) string {
+		var b bytes.Buffer
+		b.WriteString("<rss><channel>")
+		for i := 0; i < items; i++ {
+			b.WriteString("<group>")
+			for j := 0; j < 50; j++ {
+				fmt.Fprintf(&b, "<junk a='%d'>%d</junk>", j, j)
+			}
+			fmt.Fprintf(&b, "<item><title>t%d</title><link>http://example.com/%d</link><description>d</description></item></group>", i, i)
 		}
+		b.WriteString("</channel></rss>")
+		return b.String()
 	}
-	b.WriteString("</channel></rss>")
-	for _, xpath := range []string{"/rss/channel/item", "//item"} {
-		start := time.Now()
-		recs, err := records(t, b.String(), xpath, robofilter.Options{})
-		if err != nil || len(recs) != items {
-			t.Fatalf("%s: %d records, err %v", xpath, len(recs), err)
+	for _, xpath := range []string{"/rss/channel/group/item", "//item"} {
+		var work [2]uint64
+		for i, items := range []int{600, 1200} {
+			doc := withJunk(items)
+			var held [2]uint64
+			n := 0
+			var err error
+			work[i] = mallocs(func() {
+				_, err = feed.Process(strings.NewReader(doc), xpath, robofilter.Options{}, func(feed.Entry) error {
+					if n++; n == 100 || n == items {
+						held[min(n/items, 1)] = liveHeap()
+					}
+					return nil
+				})
+			})
+			if err != nil || n != items {
+				t.Fatalf("%s: %d entries, err %v; want %d", xpath, n, err, items)
+			}
+			if grown := int64(held[1]) - int64(held[0]); grown > 1<<20 {
+				t.Errorf("%s, %d entries: %d bytes more held at the last entry than at the 100th; want what one entry holds", xpath, items, grown)
+			}
 		}
-		t.Logf("%s: %d records in %v (%d KB)", xpath, items, time.Since(start), b.Len()>>10)
+		if float64(work[1]) > 2.5*float64(work[0]) {
+			t.Errorf("%s: %d allocations for 600 entries, %d for 1200: more than linear", xpath, work[0], work[1])
+		}
 	}
 }
 
-func TestRecordsHonourTheFeedAroundEachRecord(t *testing.T) {
+// liveHeap is the bytes the heap holds after a collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// mallocs counts the heap allocations fn makes.
+func mallocs(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.Mallocs - before.Mallocs
+}
+
+func TestEntriesHonourTheFeedAroundEachEntry(t *testing.T) {
 	const feed = `<?xml version="1.0"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
 <entry class="robots-noindex"><id>1</id><title>T1</title><content type="html">secret1</content></entry>
@@ -260,7 +324,7 @@ func TestRecordsHonourTheFeedAroundEachRecord(t *testing.T) {
 <?robots index="no" follow="yes"?>
 <entry><id>4</id><title>T4</title><content type="html">secret4</content></entry>
 </feed>`
-	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	recs, err := collectEntries(t, feed, "//entry", robofilter.Options{})
 	if err != nil || len(recs) != 4 {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}
@@ -281,9 +345,9 @@ func TestRecordsHonourTheFeedAroundEachRecord(t *testing.T) {
 	}
 }
 
-// The charset's warnings reach records mode as they reach the XML stage:
-// on the first record, at the document's start.
-func TestRecordsGiveTheCharsetWarnings(t *testing.T) {
+// The charset's warnings reach entries mode as they reach the XML stage:
+// on the first entry, at the document's start.
+func TestEntriesGiveTheCharsetWarnings(t *testing.T) {
 	const entries = `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>1</id><content type="html">café</content></entry><entry><id>2</id><content type="html">b</content></entry></feed>`
 	for _, c := range []struct {
 		name, doc, charset, warning string
@@ -293,7 +357,7 @@ func TestRecordsGiveTheCharsetWarnings(t *testing.T) {
 		{"BOM over --charset", "\xEF\xBB\xBF" + entries, "iso-8859-1", "--charset iso-8859-1 is not used"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			recs, err := records(t, c.doc, "//entry", robofilter.Options{Charset: c.charset})
+			recs, err := collectEntries(t, c.doc, "//entry", robofilter.Options{Charset: c.charset})
 			if err != nil || len(recs) != 2 {
 				t.Fatalf("%d records, %v", len(recs), err)
 			}
@@ -316,41 +380,41 @@ func TestRecordsGiveTheCharsetWarnings(t *testing.T) {
 	}
 }
 
-// ProcessFeed returns the feed's Result, as Process a document's, when the
+// Process returns the feed's Result, as Process a document's, when the
 // feed ends and when an error stops it: the charset and the document-level
 // directives, the feed's first legal robots PI among them (the one that
-// applied to the records, else one read after the last record, before the
-// error or the end), as the XML stage gives them; no warnings (the records
+// applied to the entries, else one read after the last entry, before the
+// error or the end), as the XML stage gives them; no warnings (the entries
 // have them). It is nil only for options no run takes.
 func TestProcessFeedResult(t *testing.T) {
 	for _, tc := range []struct {
 		name, doc  string
 		opts       robofilter.Options
-		records    int
+		entries    int
 		err        string // "": none
 		charset    string
 		directives string // noindex nofollow noarchive, then each source
 	}{
-		{name: "well_formed", doc: `<f><e>a</e><e>b</e></f>`, records: 2, charset: "utf-8",
+		{name: "well_formed", doc: `<f><e>a</e><e>b</e></f>`, entries: 2, charset: "utf-8",
 			directives: "false false false"},
 		{name: "pi_before_the_records_and_x_robots_tag", doc: `<?robots index="no" follow="no"?><f><e>a</e></f>`,
-			opts: robofilter.Options{Options: filter.Options{XRobotsTag: []string{"noarchive"}}}, records: 1, charset: "utf-8",
+			opts: robofilter.Options{Options: filter.Options{XRobotsTag: []string{"noarchive"}}}, entries: 1, charset: "utf-8",
 			directives: `true true true x-robots-tag "noarchive" 0:0; robots PI "index=\"no\" follow=\"no\"" 1:1`},
-		{name: "pi_after_the_last_record", doc: "<f><e>a</e>\n<?robots index=\"yes\" follow=\"no\"?></f>", records: 1, charset: "utf-8",
+		{name: "pi_after_the_last_record", doc: "<f><e>a</e>\n<?robots index=\"yes\" follow=\"no\"?></f>", entries: 1, charset: "utf-8",
 			directives: `false true false robots PI "index=\"yes\" follow=\"no\"" 2:1`},
-		{name: "pi_before_the_error", doc: "<f><e>a</e><?robots index=\"no\" follow=\"yes\"?><e>b &x</e></f>", records: 1,
+		{name: "pi_before_the_error", doc: "<f><e>a</e><?robots index=\"no\" follow=\"yes\"?><e>b &x</e></f>", entries: 1,
 			err: "1:51: not well-formed XML: invalid character entity &x (no semicolon)", charset: "utf-8",
 			directives: `true false false robots PI "index=\"no\" follow=\"yes\"" 1:12`},
-		{name: "illegal_pi_is_no_directive", doc: `<?robots index='no' follow='no'?><f><e>a</e></f>`, records: 1, charset: "utf-8",
+		{name: "illegal_pi_is_no_directive", doc: `<?robots index='no' follow='no'?><f><e>a</e></f>`, entries: 1, charset: "utf-8",
 			directives: "false false false"},
-		{name: "declared_charset", doc: `<?xml version="1.0" encoding="ISO-8859-1"?><f><e>caf` + "\xe9" + `</e></f>`, records: 1, charset: "windows-1252",
+		{name: "declared_charset", doc: `<?xml version="1.0" encoding="ISO-8859-1"?><f><e>caf` + "\xe9" + `</e></f>`, entries: 1, charset: "windows-1252",
 			directives: "false false false"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n := 0
-			res, err := robofilter.ProcessFeed(strings.NewReader(tc.doc), "//e", tc.opts, func(robofilter.Record) error { n++; return nil })
-			if got := fmt.Sprint(err); n != tc.records || (tc.err == "" && err != nil) || (tc.err != "" && got != tc.err) {
-				t.Errorf("%d records, error %v; want %d, %q", n, err, tc.records, tc.err)
+			res, err := feed.Process(strings.NewReader(tc.doc), "//e", tc.opts, func(feed.Entry) error { n++; return nil })
+			if got := fmt.Sprint(err); n != tc.entries || (tc.err == "" && err != nil) || (tc.err != "" && got != tc.err) {
+				t.Errorf("%d records, error %v; want %d, %q", n, err, tc.entries, tc.err)
 			}
 			if res == nil {
 				t.Fatal("no Result")
@@ -369,18 +433,18 @@ func TestProcessFeedResult(t *testing.T) {
 			}
 		})
 	}
-	if res, _ := robofilter.ProcessFeed(strings.NewReader(`<f/>`), "//e", robofilter.Options{Options: filter.Options{Base: "http://[::1"}}, func(robofilter.Record) error { return nil }); res != nil {
+	if res, _ := feed.Process(strings.NewReader(`<f/>`), "//e", robofilter.Options{Options: filter.Options{Base: "http://[::1"}}, func(feed.Entry) error { return nil }); res != nil {
 		t.Errorf("a base that does not parse: Result %+v, want nil", res)
 	}
 }
 
-// A record's link and its content's links resolve against the xml:base
+// A entry's link and its content's links resolve against the xml:base
 // values above them as the XML stage resolves them (the WHATWG reading of
 // http(s), a long base ignored), and each element's base is resolved once:
 // entries under many nested xml:base values cost one resolution each
-// (900 levels and 5,000 entries took minutes when every record resolved
+// (900 levels and 5,000 entries took minutes when every entry resolved
 // every ancestor's value again).
-func TestRecordsResolveXMLBaseAsTheXMLStage(t *testing.T) {
+func TestEntriesResolveXMLBaseAsTheXMLStage(t *testing.T) {
 	const depth, entries = 900, 1000
 	var b strings.Builder
 	b.WriteString(`<feed xmlns="http://www.w3.org/2005/Atom" xml:base="HTTP://Example.COM:80/">`)
@@ -390,7 +454,7 @@ func TestRecordsResolveXMLBaseAsTheXMLStage(t *testing.T) {
 		fmt.Fprintf(&b, `<entry><link href="p%d.html"/><content type="html">&lt;a href="q\r.html">q&lt;/a></content></entry>`, i)
 	}
 	b.WriteString(`</g>` + strings.Repeat(`</g>`, depth) + `</feed>`)
-	recs, err := records(t, b.String(), "//entry", robofilter.Options{})
+	recs, err := collectEntries(t, b.String(), "//entry", robofilter.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package robofilter
+package feed
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ import (
 //     it refers to) the XML stage reads in content as content (XML 1.0
 //     section 4.4.2), which the map cannot give: its text would be read as
 //     text, tags and all, and a robots region in it would not count. It
-//     reads as nothing, with a warning in the record that holds it
+//     reads as nothing, with a warning in the entry that holds it
 //     (feedReader.note); its use is checked and charged as the XML stage
 //     does. In an attribute value it is not well-formed;
 //   - an external entity reads as the reference as written;
@@ -80,7 +80,7 @@ func (e *feedEntities) reference(name string, long, inAttr bool, end, handed int
 }
 
 // feedNote is a reference to an entity with markup, which read as nothing:
-// a warning for the record that holds it.
+// a warning for the entry that holds it.
 type feedNote struct {
 	off  int64      // decoded offset of the '&'
 	pos  filter.Pos // its position (Line 0: not known yet)
@@ -88,17 +88,17 @@ type feedNote struct {
 }
 
 // note keeps a warning about the reference to an entity with markup at
-// decoded offset off. A record needs one per name; but where a record ends
+// decoded offset off. A entry needs one per name; but where a entry ends
 // is known only when the parser returns it, at most feedBufSize behind what
 // the feed reader handed out. So of the notes before that point only the
-// first of each name is kept (they all go to the next record); the later
+// first of each name is kept (they all go to the next entry); the later
 // ones are kept all.
 func (f *feedReader) note(off int64, name string) {
 	f.notes = append(f.notes, feedNote{off: off, name: name})
 	if len(f.notes) <= f.notesMax {
 		return
 	}
-	sure := f.off - feedBufSize // every record still to come ends after it
+	sure := f.off - feedBufSize // every entry still to come ends after it
 	seen := map[string]bool{}
 	kept := f.notes[:0]
 	for _, n := range f.notes {
@@ -121,9 +121,9 @@ func (f *feedReader) placeNotes() {
 	}
 }
 
-// takeNotes returns the warnings of the record whose end the decoder read
+// takeNotes returns the warnings of the entry whose end the decoder read
 // before decoded offset stop: one per name, for the references before stop
-// (since the previous record); the later ones stay.
+// (since the previous entry); the later ones stay.
 func (f *feedReader) takeNotes(stop int64) []filter.Warning {
 	if len(f.notes) == 0 {
 		return nil

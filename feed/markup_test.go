@@ -1,4 +1,4 @@
-package robofilter_test
+package feed_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/feed"
 )
 
 // xmlStageWords are the words the XML stage indexes in the document.
@@ -23,12 +24,12 @@ func xmlStageWords(t *testing.T, doc string, opts robofilter.Options) map[string
 	return words
 }
 
-// noWordsBeyondTheXMLStage fails the test where records mode indexes a word
-// (in a title or a record's text) that the XML stage does not index in the
+// noWordsBeyondTheXMLStage fails the test where entries mode indexes a word
+// (in a title or a entry's text) that the XML stage does not index in the
 // same document: text under noindex leaked. (Only for feeds without
-// escaped HTML, which records mode reads as HTML and the XML stage as
+// escaped HTML, which entries mode reads as HTML and the XML stage as
 // text.)
-func noWordsBeyondTheXMLStage(t *testing.T, doc string, recs []robofilter.Record) {
+func noWordsBeyondTheXMLStage(t *testing.T, doc string, recs []feed.Entry) {
 	t.Helper()
 	xml := xmlStageWords(t, doc, robofilter.Options{})
 	for _, r := range recs {
@@ -45,11 +46,11 @@ func noWordsBeyondTheXMLStage(t *testing.T, doc string, recs []robofilter.Record
 }
 
 // CDATA sections and PIs inside inline XHTML are what XML makes of them:
-// a CDATA section is text, a PI nothing. Neither can open markup (records
+// a CDATA section is text, a PI nothing. Neither can open markup (entries
 // mode wrote them out as XML for the HTML pipeline, which read "<![CDATA["
 // and "<?" as bogus comments ending at the first '>', so the rest of their
 // text became tags: a robots-index paragraph inside a noindex div, a link).
-func TestRecordsCDATAAndPIsInInlineXHTMLAreNotMarkup(t *testing.T) {
+func TestEntriesCDATAAndPIsInInlineXHTMLAreNotMarkup(t *testing.T) {
 	const feed = `<?xml version="1.0"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
 <entry><id>1</id><title>T1</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml" class="robots-noindex"><![CDATA[><p class="robots-index">]]>secret text</div></content></entry>
@@ -59,7 +60,7 @@ func TestRecordsCDATAAndPIsInInlineXHTMLAreNotMarkup(t *testing.T) {
 <entry><id>5</id><title>T5</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><?x ><a href="http://evil/">?>pi click</div></content></entry>
 <entry><id>6</id><title>T6</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml" class="robots-noindex"><!--><p class="robots-index">-->comment secret</div></content></entry>
 </feed>`
-	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	recs, err := collectEntries(t, feed, "//entry", robofilter.Options{})
 	if err != nil || len(recs) != 6 {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}
@@ -80,12 +81,12 @@ func TestRecordsCDATAAndPIsInInlineXHTMLAreNotMarkup(t *testing.T) {
 // the tree an HTML parser builds from the same tags (which closes a p at a
 // div, moves what a table cannot hold before it, and does not know
 // prefixed names): a region holds what XML puts inside it.
-func TestRecordsInlineXHTMLFollowsTheXMLTree(t *testing.T) {
+func TestEntriesInlineXHTMLFollowsTheXMLTree(t *testing.T) {
 	const feed = `<feed xmlns="http://www.w3.org/2005/Atom">
 <entry><id>1</id><title>T1</title><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><p class="robots-noindex"><div>secret1</div></p><table class="robots-noindex"><b>secret2</b></table><p>kept</p></div></content></entry>
 <entry><id>2</id><title>T2</title><content type="xhtml"><h:div xmlns:h="http://www.w3.org/1999/xhtml"><h:script>secret3()</h:script><h:p>one</h:p><h:p>two</h:p><h:a href="http://example.com/x">x</h:a><h:p class="robots-nofollow"><h:a href="http://example.com/nf">nf</h:a></h:p></h:div></content></entry>
 </feed>`
-	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	recs, err := collectEntries(t, feed, "//entry", robofilter.Options{})
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}
@@ -109,7 +110,7 @@ func TestRecordsInlineXHTMLFollowsTheXMLTree(t *testing.T) {
 // child elements, whatever its type says: the children are read as the XML
 // stage reads them (classes honoured, element boundaries separate words,
 // XLink links listed), not as their text run together.
-func TestRecordsContentWithXMLChildrenIsReadAsMarkup(t *testing.T) {
+func TestEntriesContentWithXMLChildrenIsReadAsMarkup(t *testing.T) {
 	const doc = `<doc xmlns="urn:d" xmlns:xlink="http://www.w3.org/1999/xlink"><p class="robots-noindex">secret</p><p>public</p><p>words</p>` +
 		`<ref xlink:href="http://example.com/x">ref</ref><ref class="robots-nofollow" xlink:href="http://example.com/nf">nf</ref></doc>`
 	for _, c := range []struct{ name, open, close string }{
@@ -122,7 +123,7 @@ func TestRecordsContentWithXMLChildrenIsReadAsMarkup(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			feed := `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>1</id><title>T</title>` + c.open + doc + c.close + `</entry></feed>`
-			recs, err := records(t, feed, "//entry", robofilter.Options{})
+			recs, err := collectEntries(t, feed, "//entry", robofilter.Options{})
 			if err != nil || len(recs) != 1 || recs[0].Doc == nil {
 				t.Fatalf("%d records, %v", len(recs), err)
 			}
@@ -141,14 +142,14 @@ func TestRecordsContentWithXMLChildrenIsReadAsMarkup(t *testing.T) {
 	}
 	// RSS: a description with unescaped markup.
 	feed := `<rss><channel><item><title>T</title><description><p class="robots-noindex">secret</p><p>public</p></description></item></channel></rss>`
-	recs, err := records(t, feed, "//item", robofilter.Options{})
+	recs, err := collectEntries(t, feed, "//item", robofilter.Options{})
 	if err != nil || len(recs) != 1 || recs[0].Doc == nil || recs[0].Doc.Text != "public\n" {
 		t.Fatalf("RSS description with child elements: %+v, %v", recs, err)
 	}
 }
 
-// recordTexts checks each record's title and text.
-func recordTexts(t *testing.T, recs []robofilter.Record, want [][2]string) {
+// recordTexts checks each entry's title and text.
+func entryTexts(t *testing.T, recs []feed.Entry, want [][2]string) {
 	t.Helper()
 	if len(recs) != len(want) {
 		t.Fatalf("%d records, want %d", len(recs), len(want))
@@ -165,11 +166,11 @@ func recordTexts(t *testing.T, recs []robofilter.Record, want [][2]string) {
 	}
 }
 
-// A record's title honours the robots markup on it and inside it, at the
+// A entry's title honours the robots markup on it and inside it, at the
 // XML level, as its content does: robots classes on the title element and
 // inside inline markup, the comment dialects inside it; so does text
 // content with comments inside.
-func TestRecordsTitlesHonourRobotsMarkupOnAndInside(t *testing.T) {
+func TestEntriesTitlesHonourRobotsMarkupOnAndInside(t *testing.T) {
 	const feed = `<feed xmlns="http://www.w3.org/2005/Atom">
 <entry><id>1</id><title class="robots-noindex">Secret title</title><content type="html">body</content></entry>
 <entry><id>2</id><title type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">Public <span class="robots-noindex">hidden</span></div></title><content type="html">b</content></entry>
@@ -177,18 +178,18 @@ func TestRecordsTitlesHonourRobotsMarkupOnAndInside(t *testing.T) {
 <entry><id>4</id><title>T4<!--noindex--> off<!--/noindex--></title></entry>
 <entry><id>5</id><title>T5</title><content type="text">x<!--googleoff: index-->secret5<!--googleon: index-->y</content></entry>
 </feed>`
-	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	recs, err := collectEntries(t, feed, "//entry", robofilter.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	recordTexts(t, recs, [][2]string{{"", "body\n"}, {"Public", "b\n"}, {"a b", ""}, {"T4", ""}, {"T5", "x\n\ny\n"}})
+	entryTexts(t, recs, [][2]string{{"", "body\n"}, {"Public", "b\n"}, {"a b", ""}, {"T4", ""}, {"T5", "x\n\ny\n"}})
 	noWordsBeyondTheXMLStage(t, feed, recs)
 }
 
-// Comment regions hold in document order across records and fields, as in
+// Comment regions hold in document order across entries and fields, as in
 // the XML stage: around a title or a content, between entries, from inside
-// one field to the next record.
-func TestRecordsCommentRegionsHoldAcrossRecordsAndFields(t *testing.T) {
+// one field to the next entry.
+func TestEntriesCommentRegionsHoldAcrossEntriesAndFields(t *testing.T) {
 	const feed = `<feed xmlns="http://www.w3.org/2005/Atom">
 <entry><id>1</id><!--googleoff: index--><title>Off title</title><!--googleon: index--><content type="html">c</content></entry>
 <entry><id>2</id><!--noindex--><title>Yandex title</title><!--/noindex--><content type="html">kept2</content></entry>
@@ -200,11 +201,11 @@ func TestRecordsCommentRegionsHoldAcrossRecordsAndFields(t *testing.T) {
 <entry><id>6</id><title>Secret6</title><content type="html">secret6b</content><!--googleon: index--></entry>
 <entry><id>7</id><title>T7</title><content type="html">kept7</content></entry>
 </feed>`
-	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	recs, err := collectEntries(t, feed, "//entry", robofilter.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	recordTexts(t, recs, [][2]string{{"", "c\n"}, {"", "kept2\n"}, {"T3", ""}, {"", ""}, {"T5", "kept5\n"}, {"", ""}, {"T7", "kept7\n"}})
+	entryTexts(t, recs, [][2]string{{"", "c\n"}, {"", "kept2\n"}, {"T3", ""}, {"", ""}, {"T5", "kept5\n"}, {"", ""}, {"T7", "kept7\n"}})
 	if a := recs[2].Doc.Archive; string(a) != "…" {
 		t.Errorf("record 3: googleoff: all (snippet) around the content, archive %q", a)
 	}
@@ -217,13 +218,13 @@ func TestRecordsCommentRegionsHoldAcrossRecordsAndFields(t *testing.T) {
 // An XML comment inside escaped HTML content is a comment of the feed: its
 // region starts where it stands in the HTML, or, where it stands inside a
 // tag (where no HTML comment can be), holds for the whole content.
-func TestRecordsCommentRegionsInsideEscapedHTML(t *testing.T) {
+func TestEntriesCommentRegionsInsideEscapedHTML(t *testing.T) {
 	const feed = `<feed xmlns="http://www.w3.org/2005/Atom">
 <entry><id>1</id><content type="html">&lt;p&gt;a&lt;/p&gt;<!--googleoff: index-->&lt;p&gt;secret1&lt;/p&gt;<!--googleon: index-->&lt;p&gt;b&lt;/p&gt;</content></entry>
 <entry><id>2</id><content type="html">&lt;p title="<!--googleoff: index-->"&gt;secret2&lt;/p&gt;<!--googleon: index-->after</content></entry>
 <entry><id>3</id><content type="html">&lt;script&gt;<!--googleoff: index-->&lt;/script&gt;secret3</content></entry>
 </feed>`
-	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	recs, err := collectEntries(t, feed, "//entry", robofilter.Options{})
 	if err != nil || len(recs) != 3 {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}
@@ -240,14 +241,14 @@ func TestRecordsCommentRegionsInsideEscapedHTML(t *testing.T) {
 // An element's attributes in many namespaces keep a prefix each when the
 // markup is written out again, past the few a search handles too (a map
 // takes over, so that a tag of many namespaces does not cost their square).
-func TestRecordsAttributesInManyNamespacesKeepTheirPrefixes(t *testing.T) {
+func TestEntriesAttributesInManyNamespacesKeepTheirPrefixes(t *testing.T) {
 	var attrs strings.Builder
 	for i := 0; i < 40; i++ {
 		fmt.Fprintf(&attrs, ` xmlns:a%d="urn:ns%d" a%d:x="%d"`, i, i, i, i)
 	}
 	attrs.WriteString(` a5:y="again" a30:y="again"`)
 	feed := `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>1</id><content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"` + attrs.String() + `>word</div></content></entry></feed>`
-	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	recs, err := collectEntries(t, feed, "//entry", robofilter.Options{})
 	if err != nil || len(recs) != 1 || recs[0].Doc == nil {
 		t.Fatalf("%d records, %v", len(recs), err)
 	}
@@ -266,11 +267,11 @@ func TestRecordsAttributesInManyNamespacesKeepTheirPrefixes(t *testing.T) {
 }
 
 // Escaped HTML is text in the XML stage, so the markers it holds, read as
-// HTML in records mode, cannot end a no-index region the feed opened
+// HTML in entries mode, cannot end a no-index region the feed opened
 // around the field (no word the XML stage keeps out is indexed, no anchor
 // text). Media RSS's media:content and media:description are not the
 // item's content.
-func TestRecordsEscapedMarkersDoNotEndTheFeedsRegions(t *testing.T) {
+func TestEntriesEscapedMarkersDoNotEndTheFeedsRegions(t *testing.T) {
 	const feed = `<feed xmlns="http://www.w3.org/2005/Atom" xmlns:h="http://www.w3.org/1999/xhtml">
 <h:noindex>
 <entry><id>1</id><title>T1</title><content type="html">hid1 &lt;/noindex&gt; &lt;!--/noindex--&gt; leak1</content></entry>
@@ -280,32 +281,32 @@ func TestRecordsEscapedMarkersDoNotEndTheFeedsRegions(t *testing.T) {
 <!--googleon: all-->
 <entry><id>3</id><title>T3</title><content type="html">kept3</content></entry>
 </feed>`
-	recs, err := records(t, feed, "//entry", robofilter.Options{})
+	recs, err := collectEntries(t, feed, "//entry", robofilter.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	recordTexts(t, recs, [][2]string{{"", ""}, {"", ""}, {"T3", "kept3\n"}})
+	entryTexts(t, recs, [][2]string{{"", ""}, {"", ""}, {"T3", "kept3\n"}})
 	if l, ok := linkByHref(recs[1].Doc, "follow.me"); !ok || l.Text != "" {
 		t.Errorf("the link inside googleoff: all: %+v, want it listed without anchor text", l)
 	}
 	noWordsBeyondTheXMLStage(t, feed, recs)
 
 	const rss = `<rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><item><title>T1</title><media:content url="http://img/x.jpg"/><media:description>a photo</media:description><description>&lt;p&gt;body words&lt;/p&gt;</description></item></channel></rss>`
-	recs, err = records(t, rss, "//item", robofilter.Options{})
+	recs, err = collectEntries(t, rss, "//item", robofilter.Options{})
 	if err != nil || len(recs) != 1 || recs[0].Doc == nil || recs[0].Doc.Text != "body words\n" {
 		t.Fatalf("an item with Media RSS: %+v, %v; want the description's text", recs, err)
 	}
 }
 
-// robots-noanchortext on the record (or an ancestor, or the content
+// robots-noanchortext on the entry (or an ancestor, or the content
 // element) holds for the links of its content: no anchor text.
-func TestRecordsNoAnchorTextAroundTheContent(t *testing.T) {
+func TestEntriesNoAnchorTextAroundTheContent(t *testing.T) {
 	for _, content := range []string{
 		`<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml"><a href="http://x/a">anchorword</a></div></content>`,
 		`<content type="html">&lt;a href="http://x/a"&gt;anchorword&lt;/a&gt;</content>`,
 	} {
 		feed := `<feed xmlns="http://www.w3.org/2005/Atom"><entry class="robots-noanchortext"><id>1</id>` + content + `</entry></feed>`
-		recs, err := records(t, feed, "//entry", robofilter.Options{})
+		recs, err := collectEntries(t, feed, "//entry", robofilter.Options{})
 		if err != nil || len(recs) != 1 || recs[0].Doc == nil {
 			t.Fatalf("%d records, %v", len(recs), err)
 		}

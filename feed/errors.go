@@ -1,4 +1,4 @@
-package robofilter
+package feed
 
 import (
 	"encoding/xml"
@@ -10,7 +10,7 @@ import (
 	"github.com/robofilter/robofilter/xmlstream"
 )
 
-// Errors in records mode: where encoding/xml's errors are placed, and the
+// Errors in entries mode: where encoding/xml's errors are placed, and the
 // errors the feed reader finds itself, at the XML stage's positions.
 
 // feedError is an error the tokenizer found, at a decoded offset.
@@ -23,7 +23,7 @@ func notWellFormedAt(off int64, format string, args ...any) *feedError {
 	return &feedError{off, fmt.Errorf("%w: %s", xmlstream.ErrNotWellFormed, fmt.Sprintf(format, args...))}
 }
 
-// failure is the error ProcessRecords returns for err, which the stream
+// failure is the error Process returns for err, which the stream
 // parser returned when buffered bytes handed out were still unread.
 func (f *feedReader) failure(err error, buffered int) error {
 	if f.err != nil && err == f.err {

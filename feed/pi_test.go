@@ -1,4 +1,4 @@
-package robofilter_test
+package feed_test
 
 import (
 	"fmt"
@@ -26,12 +26,12 @@ func xmlStageWarningAt(t *testing.T, doc string, message string) (filter.Warning
 }
 
 // A robots PI counts wherever the XML stage reads it: nested in an element
-// between records, inside a record (in its content too), in the DOCTYPE's
-// internal subset. The first legal one applies to the record that holds
-// it or follows it, and to every record after; the others are reported
+// between entries, inside a entry (in its content too), in the DOCTYPE's
+// internal subset. The first legal one applies to the entry that holds
+// it or follows it, and to every entry after; the others are reported
 // with their line and column, in the XML stage's words and at its
 // positions, whatever the charset and however the input arrives.
-func TestRecordsRobotsPIsAnywhere(t *testing.T) {
+func TestEntriesRobotsPIsAnywhere(t *testing.T) {
 	const feed = `<?xml version="1.0" encoding="windows-1251"?>
 <!DOCTYPE feed [ <!ENTITY e "x"> <?robots index='no' follow="no"?> ]>
 <feed xmlns="http://www.w3.org/2005/Atom">
@@ -52,8 +52,8 @@ func TestRecordsRobotsPIsAnywhere(t *testing.T) {
 		{"", []string{`illegal robots PI <?robots index="yes"?>: no follow attribute after index (both are required); it is ignored`}},
 	}
 	var whole string
-	for chunking, r := range recordChunkings([]byte(doc)) {
-		recs, err := recordsFrom(r, "//entry", robofilter.Options{})
+	for chunking, r := range entryChunkings([]byte(doc)) {
+		recs, err := entriesFrom(r, "//entry", robofilter.Options{})
 		if err != nil || len(recs) != len(want) {
 			t.Fatalf("%s: %d records, %v", chunking, len(recs), err)
 		}
@@ -78,7 +78,7 @@ func TestRecordsRobotsPIsAnywhere(t *testing.T) {
 				}
 				xw, ok := xmlStageWarningAt(t, doc, msg)
 				if !ok {
-					// Records mode's own words: about records. The
+					// Entries mode's own words: about entries. The
 					// position is the PI's, as the XML stage's warning
 					// about it after content gives it.
 					xw, ok = xmlStageWarningAt(t, doc, "robots PI says noindex,nofollow after content was written: earlier content was already written, the rules apply from here on")
@@ -102,18 +102,18 @@ func TestRecordsRobotsPIsAnywhere(t *testing.T) {
 	}
 }
 
-// A legal PI inside a record applies to the whole record (the XML stage
-// applies it from where it stands: records mode gives the record whole or
-// not at all) and to the records after it, wherever it stands in the
-// record.
-func TestRecordsRobotsPIInsideARecordHoldsForIt(t *testing.T) {
+// A legal PI inside a entry applies to the whole entry (the XML stage
+// applies it from where it stands: entries mode gives the entry whole or
+// not at all) and to the entries after it, wherever it stands in the
+// entry.
+func TestEntriesRobotsPIInsideAEntryHoldsForIt(t *testing.T) {
 	for _, where := range []string{
 		`<content type="xhtml"><div xmlns="http://www.w3.org/1999/xhtml">secret1<?robots index="no" follow="yes"?></div></content>`,
 		`<content type="html">secret1</content><x:ext xmlns:x="urn:x"><y><?robots index="no" follow="yes"?></y></x:ext>`,
 		`<title>secret1 <?robots index="no" follow="yes"?></title><content type="html">secret1</content>`,
 	} {
 		feed := `<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>1</id>` + where + `</entry><entry><id>2</id><title>secret2</title><content type="html">secret2</content></entry></feed>`
-		recs, err := records(t, feed, "//entry", robofilter.Options{})
+		recs, err := collectEntries(t, feed, "//entry", robofilter.Options{})
 		if err != nil || len(recs) != 2 {
 			t.Fatalf("%s: %d records, %v", where, len(recs), err)
 		}
@@ -127,15 +127,15 @@ func TestRecordsRobotsPIInsideARecordHoldsForIt(t *testing.T) {
 
 // A PI at the end of a long internal subset (longer than what the feed
 // reader keeps of the bytes it handed out) is at its position too.
-func TestRecordsRobotsPIAtTheEndOfALongDOCTYPE(t *testing.T) {
+func TestEntriesRobotsPIAtTheEndOfALongDOCTYPE(t *testing.T) {
 	doc := "<!DOCTYPE feed [\n" + strings.Repeat("<!ENTITY e \"é\">\n", 3000) + "<?robots index='no'?>]>\n<feed><entry><title>s</title></entry></feed>"
 	msg := "illegal robots PI <?robots index='no'?>: the index value is in single quotes: double quotes are required; it is ignored"
 	xw, ok := xmlStageWarningAt(t, doc, msg)
 	if !ok {
 		t.Fatal("the XML stage does not warn about the PI")
 	}
-	for chunking, r := range recordChunkings([]byte(doc)) {
-		recs, err := recordsFrom(r, "//entry", robofilter.Options{})
+	for chunking, r := range entryChunkings([]byte(doc)) {
+		recs, err := entriesFrom(r, "//entry", robofilter.Options{})
 		if err != nil || len(recs) != 1 || len(recs[0].Warnings) != 1 {
 			t.Fatalf("%s: %d records, %v", chunking, len(recs), err)
 		}
@@ -150,15 +150,15 @@ func TestRecordsRobotsPIAtTheEndOfALongDOCTYPE(t *testing.T) {
 // DOCTYPE's. A robots PI after the subset, or in it after that PI, still
 // counts, and a later PI does not wipe what was kept (the entities
 // declared there stay declared).
-func TestRecordsRobotsPIAfterADOCTYPEEncodingXMLEndsEarly(t *testing.T) {
+func TestEntriesRobotsPIAfterADOCTYPEEncodingXMLEndsEarly(t *testing.T) {
 	for _, tc := range []struct{ name, feed, title, text string }{
 		{"robots PI after the subset", "<?xml version=\"1.0\"?>\n<!DOCTYPE feed [\n<?other a > b?>\n]>\n<?robots index=\"no\" follow=\"no\"?>\n<feed><entry><title>secret</title><content>secret2</content></entry></feed>", "", ""},
 		{"robots PI in the subset, another PI after it", "<?xml version=\"1.0\"?>\n<!DOCTYPE feed [<?other a > b?><?robots index=\"no\" follow=\"no\"?><?z?>]>\n<feed><entry><title>secret</title><content>secret2</content></entry></feed>", "", ""},
 		{"entities stay declared past a later PI", "<?xml version=\"1.0\"?>\n<!DOCTYPE feed [\n<?other a > b?>\n<!ENTITY e \"x\">\n]>\n<?xml-stylesheet href=\"s.xsl\"?>\n<feed><entry><title>a&e;</title><content>c</content></entry></feed>", "ax", "c\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for chunking, r := range recordChunkings([]byte(tc.feed)) {
-				recs, err := recordsFrom(r, "//entry", robofilter.Options{})
+			for chunking, r := range entryChunkings([]byte(tc.feed)) {
+				recs, err := entriesFrom(r, "//entry", robofilter.Options{})
 				if err != nil || len(recs) != 1 {
 					t.Fatalf("%s: %d records, %v", chunking, len(recs), err)
 				}

@@ -1,4 +1,4 @@
-package robofilter_test
+package feed_test
 
 import (
 	"bytes"
@@ -8,15 +8,16 @@ import (
 	"testing"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/feed"
 	"github.com/robofilter/robofilter/internal/benchpage"
 )
 
 // recordsBenchFeeds are generated feeds of about 4 MB each, the shapes
-// records mode is for: an Atom feed whose entries have an id, a title, a
+// entries mode is for: an Atom feed whose entries have an id, a title, a
 // link, an escaped HTML summary and XHTML content (links, robots classes,
 // data-nosnippet), like xmlstream's benchDoc; and an RSS feed whose items
 // have a title, a link and a description, HTML in a CDATA section.
-var recordsBenchFeeds = sync.OnceValue(func() map[string][]byte {
+var entriesBenchFeeds = sync.OnceValue(func() map[string][]byte {
 	atom := benchpage.AtomFeed(4<<20, false)
 	var rss bytes.Buffer
 	rss.WriteString(`<?xml version="1.0" encoding="utf-8"?>
@@ -30,17 +31,17 @@ var recordsBenchFeeds = sync.OnceValue(func() map[string][]byte {
 	return map[string][]byte{"atom": atom, "rss": rss.Bytes()}
 })
 
-// BenchmarkRecords runs records mode over the generated feeds, every
-// record through the HTML pipeline (all outputs, as Record.Doc has them).
-func BenchmarkRecords(b *testing.B) {
+// BenchmarkRecords runs entries mode over the generated feeds, every
+// entry through the HTML pipeline (all outputs, as Entry.Doc has them).
+func BenchmarkEntries(b *testing.B) {
 	for _, bc := range []struct{ feed, xpath string }{{"atom", "/feed/entry"}, {"rss", "/rss/channel/item"}} {
-		doc := recordsBenchFeeds()[bc.feed]
+		doc := entriesBenchFeeds()[bc.feed]
 		b.Run(bc.feed, func(b *testing.B) {
 			b.SetBytes(int64(len(doc)))
 			b.ReportAllocs()
 			for b.Loop() {
 				n := 0
-				err := robofilter.ProcessRecords(bytes.NewReader(doc), bc.xpath, robofilter.Options{}, func(robofilter.Record) error {
+				err := processEntries(bytes.NewReader(doc), bc.xpath, robofilter.Options{}, func(feed.Entry) error {
 					n++
 					return nil
 				})

@@ -1,4 +1,4 @@
-package robofilter_test
+package feed_test
 
 import (
 	"bytes"
@@ -10,17 +10,18 @@ import (
 	"testing/iotest"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/feed"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/chunked"
 )
 
-// FuzzRecords runs records mode over arbitrary input, selected with one of
-// the XPaths feeds use. Properties: no panic; the same records, warnings
+// FuzzRecords runs entries mode over arbitrary input, selected with one of
+// the XPaths feeds use. Properties: no panic; the same entries, warnings
 // and error whether the input comes whole, a byte at a time or in chunks
-// of 7 (records mode's buffers and the feed reader's windows must not show
-// through); records numbered from 1 in order; an error's position is a
+// of 7 (entries mode's buffers and the feed reader's windows must not show
+// through); entries numbered from 1 in order; an error's position is a
 // real one.
-func FuzzRecords(f *testing.F) {
+func FuzzEntries(f *testing.F) {
 	f.Add([]byte(`<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>1</id><title>T</title><content type="html">a &lt;div class="robots-noindex"&gt;x&lt;/div&gt; b</content></entry></feed>`), uint8(0))
 	f.Add([]byte(`<rss version="2.0"><channel><item><title>x</title><link>/a</link><description><![CDATA[<p class="robots-noindex">x</p><a href="/b">b</a>]]></description></item></channel></rss>`), uint8(1))
 	f.Add([]byte(`<?xml version="1.0" encoding="iso-8859-1"?><!DOCTYPE feed [<!ENTITY e "caf&#233;">]><?robots index="no"?><feed><entry><title>&e;</title></entry><entry><title>t2</title></entry></feed>`), uint8(2))
@@ -35,7 +36,7 @@ func FuzzRecords(f *testing.F) {
 		run := func(r io.Reader) (string, error) {
 			var b strings.Builder
 			next := 1
-			err := robofilter.ProcessRecords(r, xpath, robofilter.Options{}, func(rec robofilter.Record) error {
+			err := processEntries(r, xpath, robofilter.Options{}, func(rec feed.Entry) error {
 				if rec.Index != next {
 					t.Fatalf("record %d after %d", rec.Index, next-1)
 				}

@@ -1,4 +1,4 @@
-package robofilter
+package feed
 
 import (
 	"bufio"
@@ -8,43 +8,44 @@ import (
 	"strings"
 
 	"github.com/antchfx/xmlquery"
+	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
 )
 
-// recordBuffers are what the runs of a document's records share: the
+// recordBuffers are what the runs of a document's entries share: the
 // reader the pipelines read a field through (Process takes a *bufio.Reader
 // of its size as it is) and the buffer the field is written into for them.
-// Without them every record allocated a reader of 4 KiB.
-type recordBuffers struct {
+// Without them every entry allocated a reader of 4 KiB.
+type entryBuffers struct {
 	in    *bufio.Reader
 	buf   bytes.Buffer
 	marks [][2]int // comment markers written into buf (writeHTML)
-	// bases holds the base in effect at the ancestors of the records
-	// (nil: none), so that the records under the same ancestors do not
-	// resolve their xml:base values again. A record's own elements are not
-	// kept: they would keep the record alive after it is done. It is
+	// bases holds the base in effect at the ancestors of the entries
+	// (nil: none), so that the entries under the same ancestors do not
+	// resolve their xml:base values again. A entry's own elements are not
+	// kept: they would keep the entry alive after it is done. It is
 	// emptied when it holds maxBaseMemo of them.
 	bases map[*xmlquery.Node]*url.URL
-	// record is the record being made, and recordBase the base in effect
+	// entry is the entry being made, and recordBase the base in effect
 	// at its parent (see baseAt).
-	record     *xmlquery.Node
-	recordBase *url.URL
+	entry     *xmlquery.Node
+	entryBase *url.URL
 }
 
 // maxBaseMemo bounds recordBuffers.bases.
 const maxBaseMemo = 4096
 
-func newRecordBuffers() *recordBuffers {
-	return &recordBuffers{in: bufio.NewReaderSize(nil, 4<<10)}
+func newEntryBuffers() *entryBuffers {
+	return &entryBuffers{in: bufio.NewReaderSize(nil, 4<<10)}
 }
 
-// makeRecord reads a record's fields and runs its content. robotsPI are
+// makeRecord reads a entry's fields and runs its content. robotsPI are
 // the X-Robots-Tag values of the feed's robots PI; regions says what the
-// comment dialects are at the start of each of the record's fields.
-func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, robotsPI []string, regions *regionTracker) (Record, error) {
-	rec := Record{Index: index}
-	rb.record, rb.recordBase = n, rb.ancestorBase(n.Parent, opts.Base)
-	defer func() { rb.record, rb.recordBase = nil, nil }()
+// comment dialects are at the start of each of the entry's fields.
+func (rb *entryBuffers) makeEntry(n *xmlquery.Node, index int, opts robofilter.Options, robotsPI []string, regions *regionTracker) (Entry, error) {
+	rec := Entry{Index: index}
+	rb.entry, rb.entryBase = n, rb.ancestorBase(n.Parent, opts.Base)
+	defer func() { rb.entry, rb.entryBase = nil, nil }()
 	var title, content, summary *xmlquery.Node
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != xmlquery.ElementNode {
@@ -99,7 +100,7 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 		content = summary
 	}
 	// What the feed says around a field (the PI, robots classes on the
-	// record, its ancestors or the field's element) holds for the whole of
+	// entry, its ancestors or the field's element) holds for the whole of
 	// the field's run.
 	feedSays := append(append([]string(nil), opts.XRobotsTag...), robotsPI...)
 	around := func(off filter.Switch) []string {
@@ -110,7 +111,7 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 		return append(feedSays[:len(feedSays):len(feedSays)], v)
 	}
 	if title != nil {
-		rec.Title = rb.titleText(title, opts, around(recordSwitches(title, opts.Dialects)), regions.at(title))
+		rec.Title = rb.titleText(title, opts, around(entrySwitches(title, opts.Dialects)), regions.at(title))
 	}
 	if content == nil {
 		return rec, nil
@@ -119,14 +120,14 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 	if b := rb.baseAt(content); b != nil {
 		o.Base = b.String()
 	}
-	off := recordSwitches(content, opts.Dialects)
+	off := entrySwitches(content, opts.Dialects)
 	o.XRobotsTag = around(off)
 	doc, err := rb.runField(content, kindOf(content), regions.at(content), o)
 	if err != nil {
 		return rec, fmt.Errorf("records: record %d: %w", index, err)
 	}
 	if off&filter.NoAnchorText != 0 {
-		// noanchortext on the record, an ancestor or the content element
+		// noanchortext on the entry, an ancestor or the content element
 		// holds for every link of the field, and no X-Robots-Tag value
 		// says it.
 		for i := range doc.Links {
@@ -139,7 +140,7 @@ func (rb *recordBuffers) makeRecord(n *xmlquery.Node, index int, opts Options, r
 
 // recordSwitches are the switches the class and data-nosnippet attributes
 // of n and its ancestors turn off.
-func recordSwitches(n *xmlquery.Node, dialects filter.Dialects) filter.Switch {
+func entrySwitches(n *xmlquery.Node, dialects filter.Dialects) filter.Switch {
 	var classes [][]byte
 	var noSnippet []bool
 	var chain []*xmlquery.Node
@@ -156,7 +157,7 @@ func recordSwitches(n *xmlquery.Node, dialects filter.Dialects) filter.Switch {
 }
 
 // switchesAsDirectives says switches as an X-Robots-Tag value, the way a
-// region around a record reaches the record's own run. noanchortext has no
+// region around a entry reaches the entry's own run. noanchortext has no
 // document-level directive and is left out.
 func switchesAsDirectives(off filter.Switch) string {
 	var ds []string
@@ -171,8 +172,8 @@ func switchesAsDirectives(off filter.Switch) string {
 	return strings.Join(ds, ", ")
 }
 
-// recordNoIndex reports whether the X-Robots-Tag values make the record noindex.
-func recordNoIndex(values []string, agent string) bool {
+// recordNoIndex reports whether the X-Robots-Tag values make the entry noindex.
+func entryNoIndex(values []string, agent string) bool {
 	var d filter.Directives
 	for _, v := range values {
 		for _, sd := range filter.ParseXRobotsTag(v) {
@@ -184,12 +185,12 @@ func recordNoIndex(values []string, agent string) bool {
 	return d.NoIndex
 }
 
-// titleText is a record title's text, white space collapsed: read as its
+// titleText is a entry title's text, white space collapsed: read as its
 // type says (runField), in the comment state st, with the X-Robots-Tag
 // values around. A title under noindex has none: the title is indexable
 // text too.
-func (rb *recordBuffers) titleText(c *xmlquery.Node, opts Options, around []string, st flatState) string {
-	if recordNoIndex(around, opts.Agent) {
+func (rb *entryBuffers) titleText(c *xmlquery.Node, opts robofilter.Options, around []string, st flatState) string {
+	if entryNoIndex(around, opts.Agent) {
 		return ""
 	}
 	k := kindOf(c)
@@ -227,33 +228,33 @@ func attr(n *xmlquery.Node, local string) (string, bool) {
 	return "", false
 }
 
-// baseAt is the base URL in effect at n, an element of the record being
-// made: the base at the record's parent (ancestorBase), then the xml:base
-// values from the record down to n.
-func (rb *recordBuffers) baseAt(n *xmlquery.Node) *url.URL {
+// baseAt is the base URL in effect at n, an element of the entry being
+// made: the base at the entry's parent (ancestorBase), then the xml:base
+// values from the entry down to n.
+func (rb *entryBuffers) baseAt(n *xmlquery.Node) *url.URL {
 	var chain []*xmlquery.Node
-	for c := n; c != nil && c != rb.record.Parent; c = c.Parent {
+	for c := n; c != nil && c != rb.entry.Parent; c = c.Parent {
 		chain = append(chain, c)
 	}
-	base := rb.recordBase
+	base := rb.entryBase
 	for i := len(chain) - 1; i >= 0; i-- {
 		base = xmlBaseOf(chain[i], base)
 	}
 	return base
 }
 
-// ancestorBase is the base URL in effect at n, an ancestor of the records:
+// ancestorBase is the base URL in effect at n, an ancestor of the entries:
 // the caller's base (read as filter.ParseBase reads it), then every
 // xml:base from the document element down to n. Each ancestor's base is
-// resolved once (rb.bases), so that a feed of many records under deeply
+// resolved once (rb.bases), so that a feed of many entries under deeply
 // nested xml:base values costs one resolution per element, not one per
-// record and ancestor.
-func (rb *recordBuffers) ancestorBase(n *xmlquery.Node, docBase string) *url.URL {
+// entry and ancestor.
+func (rb *entryBuffers) ancestorBase(n *xmlquery.Node, docBase string) *url.URL {
 	if n == nil {
 		if docBase == "" {
 			return nil
 		}
-		u, _ := filter.ParseBase(docBase) // checked before any record is read
+		u, _ := filter.ParseBase(docBase) // checked before any entry is read
 		return u
 	}
 	if u, ok := rb.bases[n]; ok {
@@ -292,9 +293,9 @@ func xmlBaseOf(n *xmlquery.Node, base *url.URL) *url.URL {
 	return base
 }
 
-// resolveAt resolves a record's link (an href or a link's text) against
+// resolveAt resolves a entry's link (an href or a link's text) against
 // the base in effect at n, as the links output resolves links.
-func (rb *recordBuffers) resolveAt(n *xmlquery.Node, href string) string {
+func (rb *entryBuffers) resolveAt(n *xmlquery.Node, href string) string {
 	u, _ := filter.ResolveHref(rb.baseAt(n), href)
 	return u
 }

@@ -1,4 +1,4 @@
-package robofilter
+package feed
 
 import (
 	"bufio"
@@ -9,23 +9,24 @@ import (
 	"slices"
 
 	"github.com/antchfx/xmlquery"
+	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/xmlstream"
 )
 
-// Record is one record of a feed or sitemap (an Atom entry, an RSS item, a
+// Entry is one entry of a feed or sitemap (an Atom entry, an RSS item, a
 // sitemap url…), selected by an XPath and processed as its own document.
-type Record struct {
-	Index int    // counts the records from 1, in document order
+type Entry struct {
+	Index int    // counts the entries from 1, in document order
 	ID    string // atom:id or RSS guid (or rdf:about), as written
 	// Title is the title's indexable text, white space collapsed: read as
 	// its type says, as the content is (below), with the robots markup on
 	// it, around it and inside it honoured; empty under noindex.
 	Title string
-	// Link is the record's own URL, resolved against xml:base and the
+	// Link is the entry's own URL, resolved against xml:base and the
 	// caller's base: Atom link (rel alternate or none), RSS link, sitemap loc.
 	Link string
-	// Doc is the record's content: Atom content (else summary), RSS
+	// Doc is the entry's content: Atom content (else summary), RSS
 	// content:encoded (else description). Escaped HTML (Atom type="html",
 	// RSS) is unescaped once and read by the HTML pipeline, so robots
 	// classes, comments and links inside an entry are honoured; markup
@@ -33,78 +34,78 @@ type Record struct {
 	// elements) is read by the XML stage, as the XML stage reads it in the
 	// feed; plain text stays text. What the feed says around the content
 	// holds for all of it: the robots PI, robots classes and data-nosnippet
-	// on the content element, the record and their ancestors, and the
+	// on the content element, the entry and their ancestors, and the
 	// comment regions (googleoff, Yandex) open where the content starts.
-	// Doc is nil when the record has no content.
-	Doc *Document
-	// Warnings are about the feed around the record and in it, since the
-	// previous record, in document order: on the first record, those about
+	// Doc is nil when the entry has no content.
+	Doc *robofilter.Document
+	// Warnings are about the feed around the entry and in it, since the
+	// previous entry, in document order: on the first entry, those about
 	// the charset (as the XML stage gives them: an unknown encoding and the
 	// like); robots PIs that are illegal or come after the first legal one,
-	// and a legal one that comes after records were given; and references
-	// to entities whose replacement text holds markup, which records mode
+	// and a legal one that comes after entries were given; and references
+	// to entities whose replacement text holds markup, which entries mode
 	// reads as nothing (one per entity name). All have their position.
 	Warnings []filter.Warning
 }
 
-// The records mode's bounds. xmlquery's stream parser builds a DOM and, at
-// every start tag outside a record, evaluates the XPath over every node it
-// holds: its cost grows with the square of what it holds between records
-// (NOTES.md). ProcessRecords therefore prunes everything outside the path to
-// the current record after each one (so the parser holds the ancestors
+// The entries mode's bounds. xmlquery's stream parser builds a DOM and, at
+// every start tag outside a entry, evaluates the XPath over every node it
+// holds: its cost grows with the square of what it holds between entries
+// (NOTES.md). Process therefore prunes everything outside the path to
+// the current entry after each one (so the parser holds the ancestors
 // only, never the feed's earlier parts), and fails rather than read more
-// than these limits between two records (the record itself included). The
-// cost per start tag is then bounded by MaxRecordTags nodes, whatever the
+// than these limits between two entries (the entry itself included). The
+// cost per start tag is then bounded by MaxEntryTags nodes, whatever the
 // document's size; an anchored XPath (/rss/channel/item, /feed/entry) is
-// cheaper still than a // one. Records larger than this need the XML stage.
+// cheaper still than a // one. Entries larger than this need the XML stage.
 const (
-	MaxRecordTags  = 1_000    // tags, comments, PIs and CDATA sections read between two records
-	MaxRecordBytes = 32 << 20 // bytes read between two records
+	MaxEntryTags  = 1_000    // tags, comments, PIs and CDATA sections read between two entries
+	MaxEntryBytes = 32 << 20 // bytes read between two entries
 )
 
-// ErrRecordTooLarge is returned when more than MaxRecordTags or
-// MaxRecordBytes are read between two records, wrapped in a
+// ErrEntryTooLarge is returned when more than MaxEntryTags or
+// MaxEntryBytes are read between two entries, wrapped in a
 // *filter.PosError at the first tag or byte past the limit.
-var ErrRecordTooLarge = errors.New("records: too much read without completing a record")
+var ErrEntryTooLarge = errors.New("records: too much read without completing a record")
 
 const (
 	nsXMLBase       = "http://www.w3.org/XML/1998/namespace"
 	nsContentModule = "http://purl.org/rss/1.0/modules/content/"
 )
 
-// ProcessRecords reads an XML document once and calls fn with every element
+// Process reads an XML document once and calls fn with every element
 // the XPath selects (for feeds //entry or /feed/entry, //item or
-// /rss/channel/item), as a Record whose title and content went through the
+// /rss/channel/item), as a Entry whose title and content went through the
 // HTML pipeline or the XML stage with opts (Format, Charset and Base are set
-// per record). The feed's first legal robots PI, wherever it stands (the
-// prolog, the DOCTYPE's internal subset, between records, inside one),
-// applies to the record that holds it or follows it and to every record
-// after: its noindex and nofollow reach each record's runs as an
+// per entry). The feed's first legal robots PI, wherever it stands (the
+// prolog, the DOCTYPE's internal subset, between entries, inside one),
+// applies to the entry that holds it or follows it and to every entry
+// after: its noindex and nofollow reach each entry's runs as an
 // X-Robots-Tag value. The comment dialects' regions hold in document order,
-// across records and fields, as in the XML stage. The charset is chosen as
+// across entries and fields, as in the XML stage. The charset is chosen as
 // the XML stage chooses it (opts.Charset, if set, overrides the
 // declaration), with the XML stage's warnings about that choice, at line 1,
-// column 1, on the first record (a feed without records gives none); entity
+// column 1, on the first entry (a feed without entries gives none); entity
 // references read as the XML stage reads them (feedReader), without its
-// warnings. ProcessRecords stops at the first error, fn's included: the
-// records before it have been passed to fn, the one that fails has not. An
+// warnings. Process stops at the first error, fn's included: the
+// entries before it have been passed to fn, the one that fails has not. An
 // XML document that is not well-formed fails with a *filter.PosError
 // (xmlstream.ErrNotWellFormed, or xmlstream.ErrEntityExpansion) at the line
 // and column of the error.
-func ProcessRecords(r io.Reader, xpath string, opts Options, fn func(Record) error) error {
-	_, err := ProcessFeed(r, xpath, opts, fn)
+func ProcessEntries(r io.Reader, xpath string, opts robofilter.Options, fn func(Entry) error) error {
+	_, err := Process(r, xpath, opts, fn)
 	return err
 }
 
-// ProcessFeed is ProcessRecords, and returns what the feed as a whole said,
+// Process is Process, and returns what the feed as a whole said,
 // as Process returns a document's Result, in every case where the run
 // started, the failing ones too: Format "xml", the charset, and the
 // document-level directives: opts.XRobotsTag and the feed's first legal
-// robots PI read (the one that applied to the records; else one read after
-// the last record, or before the error). Its Warnings are empty: the
-// feed's are given with the records (Record.Warnings). The Result is nil
+// robots PI read (the one that applied to the entries; else one read after
+// the last entry, or before the error). Its Warnings are empty: the
+// feed's are given with the entries (Entry.Warnings). The Result is nil
 // only when opts are not a run's (an opts.Base that does not parse).
-func ProcessFeed(r io.Reader, xpath string, opts Options, fn func(Record) error) (res *Result, err error) {
+func Process(r io.Reader, xpath string, opts robofilter.Options, fn func(Entry) error) (res *robofilter.Result, err error) {
 	var cs string
 	var feed *feedReader
 	defer func() { res = feedResult(opts, cs, feed) }()
@@ -114,7 +115,7 @@ func ProcessFeed(r io.Reader, xpath string, opts Options, fn func(Record) error)
 		return nil, fmt.Errorf("records: %w", err)
 	}
 	// The charset's warnings are about the feed's start: the first
-	// record's, as the feed's warnings before a record are.
+	// entry's, as the feed's warnings before a entry are.
 	var first []filter.Warning
 	for _, w := range charsetWarnings {
 		first = append(first, filter.Warning{Pos: filter.StartPos, Line: 1, Col: 1, Message: w})
@@ -137,7 +138,7 @@ func ProcessFeed(r io.Reader, xpath string, opts Options, fn func(Record) error)
 	if err != nil {
 		return nil, fmt.Errorf("records: %w", err)
 	}
-	rb := newRecordBuffers()
+	rb := newEntryBuffers()
 	regions := newRegionTracker(opts.Dialects)
 	for index := 1; ; index++ {
 		n, err := sp.Read()
@@ -147,12 +148,12 @@ func ProcessFeed(r io.Reader, xpath string, opts Options, fn func(Record) error)
 		case err != nil:
 			return nil, feed.failure(err, br.Buffered())
 		}
-		feed.recordDone()
-		stop := feed.off - int64(br.Buffered()) // the decoder read the record's end before
+		feed.entryDone()
+		stop := feed.off - int64(br.Buffered()) // the decoder read the entry's end before
 		warnings := append(first, sortedWarnings(feed.takePIs(stop, index), feed.takeNotes(stop))...)
 		first = nil
-		regions.record(n)
-		rec, err := rb.makeRecord(n, index, opts, feed.robots.values, regions)
+		regions.entry(n)
+		rec, err := rb.makeEntry(n, index, opts, feed.robots.values, regions)
 		rec.Warnings = warnings
 		pruneOutside(n)
 		if err != nil {
@@ -164,9 +165,9 @@ func ProcessFeed(r io.Reader, xpath string, opts Options, fn func(Record) error)
 	}
 }
 
-// feedResult is ProcessFeed's Result for a feed read in charset cs by
+// feedResult is Process's Result for a feed read in charset cs by
 // feed (nil: the run stopped before it started reading).
-func feedResult(opts Options, cs string, feed *feedReader) *Result {
+func feedResult(opts robofilter.Options, cs string, feed *feedReader) *robofilter.Result {
 	core, err := filter.NewCore(opts.Options, filter.Outputs{})
 	if err != nil {
 		return nil
@@ -178,7 +179,7 @@ func feedResult(opts Options, cs string, feed *feedReader) *Result {
 	}
 	core.SetResultInfo("xml", cs)
 	res, _ := core.Finish()                    // no output to fail
-	res.Warnings, res.WarningsDropped = nil, 0 // the records'
+	res.Warnings, res.WarningsDropped = nil, 0 // the entries'
 	return res
 }
 
@@ -193,7 +194,7 @@ func sortedWarnings(a, b []filter.Warning) []filter.Warning {
 }
 
 // pruneOutside removes every node before the path from the document to n:
-// what the stream parser holds is then the path and the current record
+// what the stream parser holds is then the path and the current entry
 // (which the parser itself removes at the next Read).
 func pruneOutside(n *xmlquery.Node) {
 	for c := n; c != nil; c = c.Parent {
