@@ -33,7 +33,7 @@ func TestConcurrentRunsShareNothing(t *testing.T) {
 			links = append(links, l.URL)
 			return nil
 		}}
-		if _, err := Process(strings.NewReader(doc), Options{Options: filter.Options{Base: "http://example.com/"}}, out); err != nil {
+		if _, err := Process(strings.NewReader(doc), Options{Base: "http://example.com/"}, out); err != nil {
 			return "error: " + err.Error()
 		}
 		return text.String() + "\n--\n" + archive.String() + "\n--\n" + strings.Join(links, "\n")

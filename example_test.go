@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"github.com/robofilter/robofilter"
-	"github.com/robofilter/robofilter/filter"
-	"github.com/robofilter/robofilter/phrase"
 )
 
 const page = `<html><head><title>Pets</title></head><body>
@@ -18,9 +16,7 @@ const page = `<html><head><title>Pets</title></head><body>
 
 // Filter collects every output of one pass in memory.
 func ExampleFilter() {
-	opts := robofilter.Options{}
-	opts.Base = "https://example.com/pets/"
-	doc, err := robofilter.Filter(strings.NewReader(page), opts)
+	doc, err := robofilter.Filter(strings.NewReader(page), robofilter.Options{Base: "https://example.com/pets/"})
 	if err != nil {
 		panic(err)
 	}
@@ -39,34 +35,43 @@ func ExampleFilter() {
 	// https://example.com/dogs.html true  about dogs
 }
 
-// Process streams: each output goes where it is wanted, from one pass.
+// Process streams: each output goes where it is wanted, from one pass,
+// and the one import serves: options, outputs, links.
 func ExampleProcess() {
+	opts := robofilter.Options{Base: "https://example.com/pets/", Agent: "FooBot"}
 	var archive strings.Builder
 	out := robofilter.Outputs{
+		Text:    robofilter.NewTextWriter(os.Stdout),
 		Archive: &archive,
-		Link: func(l filter.Link) error {
+		Link: func(l robofilter.Link) error {
 			if l.Followed {
 				fmt.Println("follow:", l.URL)
 			}
 			return nil
 		},
 	}
-	_, err := robofilter.Process(strings.NewReader(`<p>a <img class="robots-noarchive" src="x.png"> <a href="/b">b</a></p>`), robofilter.Options{}, out)
+	res, err := robofilter.Process(strings.NewReader(page), opts, out)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(archive.String())
+	fmt.Println("noindex:", res.Directives.NoIndex)
+	fmt.Println(strings.Contains(archive.String(), `<img class="robots-noarchive" src="me.jpg">`))
 	// Output:
-	// follow: /b
-	// <p>a … <a href="/b">b</a></p>
+	// follow: https://example.com/dogs.html
+	// Pets
+	// Cats purr
+	//
+	// at night.
+	// Ads: buy
+	// Read about dogs.
+	// noindex: false
+	// false
 }
 
 // Document-level rules can come from HTTP headers as well as from the page.
 func ExampleOptions_xRobotsTag() {
-	opts := robofilter.Options{}
-	opts.Agent = "Googlebot/2.1"
-	opts.XRobotsTag = []string{"googlebot: nofollow", "otherbot: noindex"}
-	res, _ := robofilter.Process(strings.NewReader("<p>t</p>"), opts, robofilter.Outputs{Text: phrase.NewWriter(os.Stdout)})
+	opts := robofilter.Options{Agent: "Googlebot/2.1", XRobotsTag: []string{"googlebot: nofollow", "otherbot: noindex"}}
+	res, _ := robofilter.Process(strings.NewReader("<p>t</p>"), opts, robofilter.Outputs{Text: robofilter.NewTextWriter(os.Stdout)})
 	fmt.Println("nofollow:", res.Directives.NoFollow, "noindex:", res.Directives.NoIndex)
 	// Output:
 	// t

@@ -78,8 +78,8 @@ func TestUnknownOptionValuesAreErrors(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{"dialects", Options{Options: filter.Options{Dialects: 1 << 7}}, "unknown dialect bits 0x80"},
-		{"dialects beside known ones", Options{Options: filter.Options{Dialects: filter.DialectProfile | 1<<6}}, "unknown dialect bits 0x40"},
+		{"dialects", Options{Dialects: 1 << 7}, "unknown dialect bits 0x80"},
+		{"dialects beside known ones", Options{Dialects: DialectProfile | 1<<6}, "unknown dialect bits 0x40"},
 		{"format", Options{Format: 7}, "unknown format 7"},
 	} {
 		_, err := Process(strings.NewReader(`<p class="robots-noindex">x</p>`), tc.opts, Outputs{})

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/robofilter/robofilter"
-	"github.com/robofilter/robofilter/filter"
-	"github.com/robofilter/robofilter/phrase"
 )
 
 // A response's X-Robots-Tag and charset apply to its body.
@@ -27,8 +25,8 @@ func ExampleProcessResponse() {
 	defer resp.Body.Close()
 	var links []string
 	res, err := robofilter.ProcessResponse(resp, robofilter.Options{}, robofilter.Outputs{
-		Text: phrase.NewWriter(os.Stdout),
-		Link: func(l filter.Link) error {
+		Text: robofilter.NewTextWriter(os.Stdout),
+		Link: func(l robofilter.Link) error {
 			links = append(links, fmt.Sprintf("%s followed=%v (%s)", l.URL, l.Followed, l.Reason))
 			return nil
 		},

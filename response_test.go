@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/robofilter/robofilter/filter"
 )
 
 // response reads an HTTP response written out as sent.
@@ -54,7 +52,7 @@ func TestFromResponseTakesWhatTheHeadSaysOfTheDocument(t *testing.T) {
 	}{
 		{name: "every X-Robots-Tag line, after the caller's",
 			head: "X-Robots-Tag: noindex\r\nX-Robots-Tag: googlebot: nofollow, noarchive\r\n", body: doc,
-			given: Options{Options: filter.Options{XRobotsTag: []string{"nosnippet"}}}, wantTags: []string{"nosnippet", "noindex", "googlebot: nofollow, noarchive"}},
+			given: Options{XRobotsTag: []string{"nosnippet"}}, wantTags: []string{"nosnippet", "noindex", "googlebot: nofollow, noarchive"}},
 		{name: "text/html is HTML, its charset kept",
 			head: "Content-Type: text/html; charset=ISO-8859-1\r\n", body: doc,
 			wantFormat: HTML, wantContentType: "text/html; charset=ISO-8859-1"},

@@ -32,21 +32,86 @@ const (
 	XML
 )
 
-// Options configure a run: the robots options of the core plus the input.
+// Options configure a run: which robot reads the document and how, and
+// what is known of the input. The zero value reads any document as a
+// generic robot would, with every dialect honoured.
 type Options struct {
-	filter.Options
-	Format       Format
-	Charset      string // overrides charset detection
-	ContentType  string // an HTTP Content-Type header, for its charset (HTML and XML; Charset outranks it)
-	MaxDepth     int    // 0: the default nesting limit
-	MaxTokenSize int    // 0: the default token size limit
+	// Agent is the robot's name (--agent): META tags named for it
+	// (googlebot), "botname:" X-Robots-Tag rules and robotN- classes whose
+	// RobotExclusion.RobotNameN it contains apply too.
+	Agent string
+	// Base is the document's URL, for resolving relative links ("": links
+	// are resolved against the document's own base only).
+	Base string
+	// XRobotsTag holds X-Robots-Tag header values (a server may send
+	// several; each may hold several directives).
+	XRobotsTag []string
+	// Dialects are the in-page dialects honoured (0: AllDialects).
+	Dialects Dialects
+	// RequireProfile honours the Robot Exclusion Profile's classes only
+	// when <head profile> names the profile.
+	RequireProfile bool
+	// Ellipsis replaces no-archive content in the archive copy ("": "…").
+	Ellipsis string
+
+	Format      Format
+	Charset     string // overrides charset detection
+	ContentType string // an HTTP Content-Type header, for its charset (HTML and XML; Charset outranks it)
+	// MaxDepth and MaxTokenSize are the limits (0: the defaults, 250,000
+	// levels and 16 MiB).
+	MaxDepth     int
+	MaxTokenSize int
 }
 
-// Outputs say where each result goes; nil fields are not produced.
-type Outputs = filter.Outputs
+// CoreOptions are the options of the format-neutral core (filter.Core)
+// for a run with o: what a driver of its own passes to filter.NewCore.
+func (o Options) CoreOptions() filter.Options {
+	return filter.Options{Agent: o.Agent, RequireProfile: o.RequireProfile, Ellipsis: o.Ellipsis,
+		XRobotsTag: o.XRobotsTag, Dialects: o.Dialects, Base: o.Base}
+}
 
-// Result is what a run found besides its outputs: directives and warnings.
-type Result = filter.Result
+// The types of the outputs and results, from the packages that make them,
+// so that one import serves the common case.
+type (
+	// Outputs say where each result goes; nil fields are not produced.
+	Outputs = filter.Outputs
+	// Result is what a run found besides its outputs: directives and
+	// warnings.
+	Result = filter.Result
+	// Link is a hyperlink, followed or not, with its anchor text and why.
+	Link = filter.Link
+	// Region is a place where the author turned robots switches off (or
+	// back on).
+	Region = filter.Region
+	// Warning is something in the document a user should hear of, with
+	// its position.
+	Warning = filter.Warning
+	// Directives are the document-level robots rules in force.
+	Directives = filter.Directives
+	// PosError is an error at a place in the document (XML that is not
+	// well-formed, a limit exceeded).
+	PosError = filter.PosError
+	// Dialects is a set of in-page dialects (Options.Dialects).
+	Dialects = filter.Dialects
+	// TextWriter writes the plain text format (Outputs.Text and
+	// ArchiveText): lines, and an empty line at each phrase break.
+	TextWriter = phrase.Writer
+)
+
+// The in-page dialects (SPEC section 4), for Options.Dialects.
+const (
+	DialectProfile   = filter.DialectProfile   // the Robot Exclusion Profile's classes
+	DialectNoContent = filter.DialectNoContent // Yahoo's robots-nocontent
+	DialectYandex    = filter.DialectYandex    // <noindex> and <!--noindex-->
+	DialectGoogleOff = filter.DialectGoogleOff // googleoff/googleon comments
+	DialectNoSnippet = filter.DialectNoSnippet // data-nosnippet
+	DialectRel       = filter.DialectRel       // rel=nofollow, ugc, sponsored
+	AllDialects      = filter.AllDialects
+)
+
+// NewTextWriter returns a writer of the plain text format to w, for
+// Outputs.Text or ArchiveText; Process flushes it at the end.
+func NewTextWriter(w io.Writer) *TextWriter { return phrase.NewWriter(w) }
 
 // errNoXML is returned for XML input when no XML pipeline is linked in.
 var errNoXML = fmt.Errorf("XML input is not supported by this build")
@@ -70,7 +135,7 @@ func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
 	if opts.Format != Auto && opts.Format != HTML && opts.Format != XML {
 		return nil, fmt.Errorf("unknown format %d in Options.Format", opts.Format)
 	}
-	core, err := filter.NewCore(opts.Options, out)
+	core, err := filter.NewCore(opts.CoreOptions(), out)
 	if err != nil {
 		return nil, err
 	}
@@ -159,11 +224,11 @@ func Sniff(br *bufio.Reader) Format {
 
 // Document is every output of one run, in memory.
 type Document struct {
-	Text        string        // indexable text, plain format
-	ArchiveText string        // text of the archive copy, with ellipses
-	Archive     []byte        // archive-safe copy
-	Links       []filter.Link // every link, followed or not
-	Regions     []filter.Region
+	Text        string // indexable text, plain format
+	ArchiveText string // text of the archive copy, with ellipses
+	Archive     []byte // archive-safe copy
+	Links       []Link // every link, followed or not
+	Regions     []Region
 	Result      *Result
 }
 
@@ -176,8 +241,8 @@ func Filter(r io.Reader, opts Options) (*Document, error) {
 		Text:        phrase.NewWriter(&text),
 		ArchiveText: phrase.NewWriter(&snip),
 		Archive:     &archive,
-		Link:        func(l filter.Link) error { doc.Links = append(doc.Links, l); return nil },
-		Region:      func(r filter.Region) error { doc.Regions = append(doc.Regions, r); return nil },
+		Link:        func(l Link) error { doc.Links = append(doc.Links, l); return nil },
+		Region:      func(r Region) error { doc.Regions = append(doc.Regions, r); return nil },
 	}
 	res, err := Process(r, opts, out)
 	doc.Text, doc.ArchiveText, doc.Archive, doc.Result = text.String(), snip.String(), archive.Bytes(), res

@@ -168,7 +168,7 @@ func Process(r io.Reader, xpath string, opts robofilter.Options, fn func(Entry) 
 // feedResult is Process's Result for a feed read in charset cs by
 // feed (nil: the run stopped before it started reading).
 func feedResult(opts robofilter.Options, cs string, feed *feedReader) *robofilter.Result {
-	core, err := filter.NewCore(opts.Options, filter.Outputs{})
+	core, err := filter.NewCore(opts.CoreOptions(), filter.Outputs{})
 	if err != nil {
 		return nil
 	}

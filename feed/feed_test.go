@@ -398,7 +398,7 @@ func TestProcessFeedResult(t *testing.T) {
 		{name: "well_formed", doc: `<f><e>a</e><e>b</e></f>`, entries: 2, charset: "utf-8",
 			directives: "false false false"},
 		{name: "pi_before_the_records_and_x_robots_tag", doc: `<?robots index="no" follow="no"?><f><e>a</e></f>`,
-			opts: robofilter.Options{Options: filter.Options{XRobotsTag: []string{"noarchive"}}}, entries: 1, charset: "utf-8",
+			opts: robofilter.Options{XRobotsTag: []string{"noarchive"}}, entries: 1, charset: "utf-8",
 			directives: `true true true x-robots-tag "noarchive" 0:0; robots PI "index=\"no\" follow=\"no\"" 1:1`},
 		{name: "pi_after_the_last_record", doc: "<f><e>a</e>\n<?robots index=\"yes\" follow=\"no\"?></f>", entries: 1, charset: "utf-8",
 			directives: `false true false robots PI "index=\"yes\" follow=\"no\"" 2:1`},
@@ -433,7 +433,7 @@ func TestProcessFeedResult(t *testing.T) {
 			}
 		})
 	}
-	if res, _ := feed.Process(strings.NewReader(`<f/>`), "//e", robofilter.Options{Options: filter.Options{Base: "http://[::1"}}, func(feed.Entry) error { return nil }); res != nil {
+	if res, _ := feed.Process(strings.NewReader(`<f/>`), "//e", robofilter.Options{Base: "http://[::1"}, func(feed.Entry) error { return nil }); res != nil {
 		t.Errorf("a base that does not parse: Result %+v, want nil", res)
 	}
 }
