@@ -20,6 +20,7 @@ import (
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/htmlstream"
 	"github.com/robofilter/robofilter/phrase"
+	"github.com/robofilter/robofilter/xmlstream"
 	htmlcharset "golang.org/x/net/html/charset"
 )
 
@@ -113,16 +114,6 @@ const (
 // Outputs.Text or ArchiveText; Process flushes it at the end.
 func NewTextWriter(w io.Writer) *TextWriter { return phrase.NewWriter(w) }
 
-// errNoXML is returned for XML input when no XML pipeline is linked in.
-var errNoXML = fmt.Errorf("XML input is not supported by this build")
-
-// xmlRunner runs the XML pipeline and xmlKnowsCharset says which charsets
-// it reads (xml.go sets them).
-var (
-	xmlRunner       func(r io.Reader, core *filter.Core, opts Options) error
-	xmlKnowsCharset func(label string) bool
-)
-
 // Process reads the document from r once and feeds every output in out.
 // The error is non-nil for unreadable input, exceeded limits and XML that
 // is not well-formed; everything before the failure has been written, and
@@ -151,11 +142,10 @@ func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
 	}
 	switch format {
 	case XML:
-		if xmlRunner == nil {
-			err = errNoXML
-		} else {
-			err = xmlRunner(br, core, opts)
-		}
+		err = xmlstream.Run(br, core, xmlstream.Options{
+			MaxDepth: opts.MaxDepth, MaxTokenSize: opts.MaxTokenSize,
+			Charset: xmlCharset(opts),
+		})
 	default:
 		err = htmlstream.Run(br, core, htmlstream.Options{
 			MaxDepth: opts.MaxDepth, MaxTokenSize: opts.MaxTokenSize,
@@ -181,10 +171,20 @@ func contentTypeCharset(opts Options) string {
 	return ""
 }
 
+// xmlCharset is the charset a run names for XML: Charset, else the
+// Content-Type's charset parameter, which outranks the XML declaration
+// (RFC 7303 section 8.3), as Charset does.
+func xmlCharset(opts Options) string {
+	if opts.Charset != "" {
+		return opts.Charset
+	}
+	return contentTypeCharset(opts)
+}
+
 // knownCharset reports whether the pipeline of a format reads a charset.
 func knownCharset(format Format, label string) bool {
 	if format == XML {
-		return xmlKnowsCharset != nil && xmlKnowsCharset(label)
+		return xmlstream.KnownCharset(label)
 	}
 	e, _ := htmlcharset.Lookup(label)
 	return e != nil

@@ -118,23 +118,17 @@ func detectCharset(head []byte, callerLabel string) (docCharset, error) {
 	return cs, nil
 }
 
-// UTF8Reader returns a document decoded to UTF-8, its byte order mark
-// dropped, with the charset chosen as Run chooses it (label, if not empty,
-// overrides the XML declaration), the charset's name, and the warnings Run
-// would give about that choice (an unknown encoding, a declaration that
-// does not end in the first KiB, a byte order mark that overrides a label),
-// which are about the document's start. It is for other XML parsers that
-// must read a document as Run does (the records mode); the parser should
-// then ignore the declaration's encoding.
-func UTF8Reader(r io.Reader, label string) (in io.Reader, charset string, warnings []string, err error) {
-	in, _, charset, warnings, err = utf8Reader(r, label, false)
-	return in, charset, warnings, err
-}
-
-// UTF8ReaderMeasured is UTF8Reader, and for a multi-byte charset in which
-// the XML stage counts original bytes (NewPositionMeasure's), it lists the
-// characters whose measure is not their bytes as the reader decodes them
-// (nil in other charsets).
+// UTF8ReaderMeasured returns a document decoded to UTF-8, its byte order
+// mark dropped, with the charset chosen as Run chooses it (label, if not
+// empty, overrides the XML declaration), the charset's name, and the
+// warnings Run would give about that choice (an unknown encoding, a
+// declaration that does not end in the first KiB, a byte order mark that
+// overrides a label), which are about the document's start. It is for
+// other XML parsers that must read a document as Run does (feed mode); the
+// parser should then ignore the declaration's encoding. For a multi-byte
+// charset in which the XML stage counts original bytes
+// (NewPositionMeasure's), it lists the characters whose measure is not
+// their bytes as the reader decodes them (nil in other charsets).
 // The caller bounds the list with Forget as it goes.
 func UTF8ReaderMeasured(r io.Reader, label string) (in io.Reader, m *Irregulars, charset string, warnings []string, err error) {
 	return utf8Reader(r, label, true)

@@ -151,7 +151,7 @@ func TestCharsetHeadIsTheSameAtEveryChunking(t *testing.T) {
 
 // A UTF-8 byte order mark decides, as XML 1.0 Appendix F has it: a
 // declaration naming another encoding is not used (with a warning), at
-// every chunking and in records mode's UTF8Reader alike.
+// every chunking and in feed mode's reader (utf8Reader) alike.
 func TestUTF8ByteOrderMarkWinsOverTheDeclaration(t *testing.T) {
 	doc := []byte("\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"iso-8859-1\"?><a>caf\xc3\xa9</a>")
 	for _, c := range chunkings(doc, 8) {
@@ -164,12 +164,12 @@ func TestUTF8ByteOrderMarkWinsOverTheDeclaration(t *testing.T) {
 			t.Fatalf("%s: charset %s, text %q, warned %v, error %v", c.name, oc.res.Charset, oc.text, warned, oc.err)
 		}
 	}
-	r, name, warns, err := UTF8Reader(bytes.NewReader(doc), "")
+	r, _, name, warns, err := utf8Reader(bytes.NewReader(doc), "", false)
 	if err != nil || name != "utf-8" || len(warns) != 1 || !strings.Contains(warns[0], "the byte order mark says utf-8") {
-		t.Fatalf("UTF8Reader: %s, %q, %v", name, warns, err)
+		t.Fatalf("utf8Reader: %s, %q, %v", name, warns, err)
 	}
 	if got, _ := io.ReadAll(r); !bytes.Contains(got, []byte("caf\xc3\xa9")) {
-		t.Errorf("UTF8Reader gave %q", got)
+		t.Errorf("utf8Reader gave %q", got)
 	}
 	// A declaration that agrees says nothing.
 	oc := runXML(t, bytes.NewReader([]byte("\xEF\xBB\xBF<?xml version=\"1.0\" encoding=\"UTF-8\"?><a>x</a>")), filter.Options{}, Options{})
@@ -183,7 +183,7 @@ func TestUTF8ByteOrderMarkWinsOverTheDeclaration(t *testing.T) {
 // charset: one that breaks XMLDecl's rules is not well-formed (XML 1.0
 // [23]), so its encoding is not read, nor warned about. The error and
 // everything else are the same at every chunking, and records mode's
-// UTF8Reader chooses the same charset.
+// utf8Reader chooses the same charset.
 func TestCharsetComesOnlyFromAWellFormedDeclarationAtTheStart(t *testing.T) {
 	const nwf = "not well-formed XML: "
 	for _, tc := range []struct {
@@ -213,8 +213,8 @@ func TestCharsetComesOnlyFromAWellFormedDeclarationAtTheStart(t *testing.T) {
 					t.Fatalf("%s differs from whole:\n%s\n---\n%s", c.name, got, first)
 				}
 			}
-			if _, name, warns, err := UTF8Reader(bytes.NewReader(doc), ""); name != tc.charset || len(warns) > tc.warnings || err != nil {
-				t.Errorf("UTF8Reader: %s, %q, %v", name, warns, err)
+			if _, _, name, warns, err := utf8Reader(bytes.NewReader(doc), "", false); name != tc.charset || len(warns) > tc.warnings || err != nil {
+				t.Errorf("utf8Reader: %s, %q, %v", name, warns, err)
 			}
 		})
 	}
@@ -330,12 +330,12 @@ func TestOddLastByteOfUTF16CountsOneByte(t *testing.T) {
 	}
 }
 
-// UTF8Reader, for other parsers, decodes and keeps nothing per character:
+// utf8Reader unmeasured decodes and keeps nothing per character:
 // only UTF8ReaderMeasured lists the irregular ones, for a caller that bounds
 // the list.
 func TestUTF8ReaderKeepsNothingPerCharacter(t *testing.T) {
 	doc := `<?xml version="1.0" encoding="Shift_JIS"?><r>` + strings.Repeat("\x81\xff", 1<<20) + "</r>"
-	r, _, _, err := UTF8Reader(strings.NewReader(doc), "")
+	r, _, _, _, err := utf8Reader(strings.NewReader(doc), "", false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -182,7 +182,7 @@ func IsChar(r rune) bool { return isXMLChar(r) }
 func IsNameByte(c byte) bool { return isNameByte(c) }
 
 // PositionMeasure measures decoded text in the original bytes of the
-// charset UTF8Reader named, as the XML stage counts positions there: a
+// charset UTF8ReaderMeasured named, as the XML stage counts positions there: a
 // character as long as its encoding, one byte for what the charset cannot
 // encode (U+FFFD standing for bad input). The characters that came from
 // more or fewer bytes than that are in UTF8ReaderMeasured's Irregulars.
