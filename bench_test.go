@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/benchpage"
+	"github.com/robofilter/robofilter/internal/shared"
 	"github.com/robofilter/robofilter/phrase"
 	"golang.org/x/net/html"
 )
@@ -216,10 +216,7 @@ func benchRatio(b *testing.B, bare, ours func()) {
 
 // corpusPages reads the corpus's HTML pages, or skips.
 func corpusPages(b *testing.B) [][]byte {
-	files, _ := filepath.Glob(filepath.Join("..", "shared", "corpus", "html", "*.html"))
-	if len(files) == 0 {
-		b.Skip("skipping: no shared corpus beside the checkout")
-	}
+	files := shared.Glob(b, "corpus/html/*.html")
 	var pages [][]byte
 	for _, f := range files {
 		p, err := os.ReadFile(f)

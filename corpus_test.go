@@ -11,16 +11,12 @@ import (
 
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/chunked"
+	"github.com/robofilter/robofilter/internal/shared"
 	"github.com/robofilter/robofilter/phrase"
 )
 
 func sharedCorpus(t *testing.T, sub string) []string {
-	dir := filepath.Join("..", "shared", "corpus", sub)
-	files, _ := filepath.Glob(filepath.Join(dir, "*"))
-	if len(files) == 0 {
-		t.Skipf("skipping: no files in %s (the shared corpus lives beside the checkout)", dir)
-	}
-	return files
+	return shared.Glob(t, filepath.Join("corpus", sub, "*"))
 }
 
 // Every corpus page comes out of the archive byte for byte, unless the page

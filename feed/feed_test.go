@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/feed"
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/shared"
 	"github.com/robofilter/robofilter/xmlstream"
 )
 
@@ -50,10 +50,9 @@ func linkByHref(doc *robofilter.Document, part string) (filter.Link, bool) {
 // the HTML they are, the Nantucket div is excluded and the bogus links are
 // not followed.
 func TestEntriesSeedFeedExamples(t *testing.T) {
-	path := filepath.Join("..", "shared", "seeds", "002_61219928c099cc24.txt")
-	feed, err := os.ReadFile(path)
+	feed, err := os.ReadFile(shared.Path(t, "seeds", "002_61219928c099cc24.txt"))
 	if err != nil {
-		t.Skipf("seed feed not found at %s (the shared documents live outside the project): %v", path, err)
+		t.Fatal(err)
 	}
 	recs, err := collectEntries(t, string(feed), "/feed/entry", robofilter.Options{})
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -16,6 +15,7 @@ import (
 	"github.com/robofilter/robofilter/feed"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/chunked"
+	"github.com/robofilter/robofilter/internal/shared"
 	"github.com/robofilter/robofilter/xmlstream"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/japanese"
@@ -497,17 +497,7 @@ func TestEntriesReadAnyNumberOfUndeclaredEntities(t *testing.T) {
 // On the shared corpus, entries mode rejects exactly the documents the XML
 // stage rejects as not well-formed, at the same line and column.
 func TestEntriesAgreeWithTheXMLStageOnTheCorpus(t *testing.T) {
-	dir := filepath.Join("..", "shared", "corpus", "xml")
-	var files []string
-	_ = filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if len(files) == 0 {
-		t.Skipf("no files in %s (the shared corpus lives beside the checkout)", dir)
-	}
+	files := shared.Walk(t, "corpus/xml")
 	rejected := 0
 	for _, f := range files {
 		src, err := os.ReadFile(f)

@@ -5,9 +5,10 @@ import (
 	"math/rand"
 	"net/url"
 	"os"
-	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/robofilter/robofilter/internal/shared"
 )
 
 var hrefAttr = regexp.MustCompile(`(?i)href\s*=\s*["']([^"']*)["']`)
@@ -17,7 +18,7 @@ var hrefAttr = regexp.MustCompile(`(?i)href\s*=\s*["']([^"']*)["']`)
 func TestPlainResolutionAgreesWithNetURL(t *testing.T) {
 	bases := []string{"https://example.com/dir/page.html", "http://Example.COM:8080/a/b/", "https://h.example/?q=1#f"}
 	var hrefs []string
-	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "html", "*.html"))
+	files := shared.Files("corpus/html/*.html")
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {

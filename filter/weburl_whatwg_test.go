@@ -8,11 +8,12 @@ import (
 	"math/rand"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/robofilter/robofilter/internal/shared"
 )
 
 // whatwgScript reads [href, base] pairs, one JSON array a line, and
@@ -84,7 +85,7 @@ var linkAttr = regexp.MustCompile(`(?i)\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*
 // differentialHrefs are the corpus pages' hrefs and srcs (entity-decoded)
 // and generated ones made of the pieces where readings of URLs differ.
 func differentialHrefs(t *testing.T) (corpus, generated []string) {
-	files, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "html", "*.html"))
+	files := shared.Files("corpus/html/*.html")
 	seen := map[string]bool{}
 	for _, f := range files {
 		b, err := os.ReadFile(f)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/shared"
 )
 
 var traceSeed = maphash.MakeSeed()
@@ -142,7 +143,7 @@ func TestStackIndexChangesNoStep(t *testing.T) {
 			inputs = append(inputs, []byte("<ruby><select><option><ul><li><section><a>"+strings.Repeat(tag, 300)+strings.Repeat(end, 20)))
 		}
 	}
-	if dir := filepath.Join("..", "..", "shared"); dirExists(dir) {
+	if dir := shared.Dir(); dir != "" {
 		for _, in := range html5libInputs(t) {
 			inputs = append(inputs, []byte(in))
 		}

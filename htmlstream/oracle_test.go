@@ -14,6 +14,7 @@ import (
 
 	"github.com/robofilter/robofilter/elements"
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/shared"
 	"github.com/robofilter/robofilter/phrase"
 	"golang.org/x/net/html"
 	a "golang.org/x/net/html/atom"
@@ -331,15 +332,6 @@ func TestStreamAgreesWithDOMOnTrickyConstructs(t *testing.T) {
 	}
 }
 
-// sharedDir is the project's shared documents, beside the checkout.
-func sharedDir(t testing.TB) string {
-	dir := filepath.Join("..", "..", "shared")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("skipping: %s not found (the shared corpus lives beside the checkout)", dir)
-	}
-	return dir
-}
-
 var startTagName = regexp.MustCompile(`<[a-zA-Z][a-zA-Z0-9-]*`)
 
 var injected = []string{
@@ -411,10 +403,7 @@ func (ty *tally) report(t *testing.T, what string) {
 func stripBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte("\xEF\xBB\xBF")) }
 
 func TestStreamAgreesWithDOMOnCorpusPagesWithInjectedClasses(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t), "corpus", "html", "*.html"))
-	if len(files) == 0 {
-		t.Skip("skipping: no corpus pages")
-	}
+	files := shared.Glob(t, "corpus/html/*.html")
 	var ty tally
 	for i, f := range files {
 		src, err := os.ReadFile(f)
@@ -437,7 +426,7 @@ func TestStreamAgreesWithDOMOnCorpusPagesWithInjectedClasses(t *testing.T) {
 // html5libInputs reads the #data sections of html5lib tree-construction
 // files (whole documents only: fragments and scripting-off cases are left out).
 func html5libInputs(t testing.TB) []string {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t), "corpus", "html5lib", "*.dat"))
+	files := shared.Glob(t, "corpus/html5lib/*.dat")
 	var inputs []string
 	for _, f := range files {
 		b, err := os.ReadFile(f)

@@ -3,10 +3,10 @@ package htmlstream
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/robofilter/robofilter/internal/benchpage"
+	"github.com/robofilter/robofilter/internal/shared"
 	"golang.org/x/net/html"
 )
 
@@ -90,10 +90,7 @@ func BenchmarkTokenizerNext(b *testing.B) {
 // BenchmarkTokenizerCorpus runs both tokenizers over the shared corpus's
 // real pages, one tokenizer per page.
 func BenchmarkTokenizerCorpus(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(b), "corpus", "html", "*.html"))
-	if len(files) == 0 {
-		b.Skip("skipping: no corpus pages")
-	}
+	files := shared.Glob(b, "corpus/html/*.html")
 	var pages [][]byte
 	for _, f := range files {
 		p, err := os.ReadFile(f)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/chunked"
+	"github.com/robofilter/robofilter/internal/shared"
 	"github.com/robofilter/robofilter/phrase"
 	"golang.org/x/net/html"
 )
@@ -456,7 +457,7 @@ func TestManyAttributesTakeBoundedMemory(t *testing.T) {
 // corpusInputs are the shared corpus's pages and every html5lib #data
 // section.
 func corpusInputs(t testing.TB) map[string][]byte {
-	dir := sharedDir(t)
+	dir := shared.Path(t)
 	inputs := map[string][]byte{}
 	pages, _ := filepath.Glob(filepath.Join(dir, "corpus", "html", "*"))
 	for _, f := range pages {

@@ -4,15 +4,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
-)
 
-// sharedDir is the project's shared folder (conformance cases and corpus),
-// which lives beside the repository: /work/shared for /work/main/robotstxt.
-// It is never copied into the project; tests that need it skip without it.
-var sharedDir = filepath.Join("..", "..", "shared")
+	"github.com/robofilter/robofilter/internal/shared"
+)
 
 // conformanceCase is one case of ../shared/conformance/robotstxt/*.json.
 type conformanceCase struct {
@@ -44,10 +40,7 @@ func (c conformanceCase) body(t *testing.T) []byte {
 
 func loadConformanceCases(t *testing.T) []conformanceCase {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(sharedDir, "conformance", "robotstxt", "*.json"))
-	if len(files) == 0 {
-		t.Skipf("no conformance cases in %s: skipping", filepath.Join(sharedDir, "conformance", "robotstxt"))
-	}
+	files := shared.Glob(t, "conformance/robotstxt/*.json")
 	var all []conformanceCase
 	for _, f := range files {
 		data, err := os.ReadFile(f)

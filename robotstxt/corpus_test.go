@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/robofilter/robofilter/internal/shared"
 )
 
 // keyLine finds the lines a file means as User-agent, Allow or Disallow
@@ -17,11 +19,7 @@ var keyLine = regexp.MustCompile(`(?i)^[ \t]*(user-agent|allow|disallow)[ \t]*:`
 // ../shared/corpus/robotstxt in every mode: no line may be lost silently
 // and nothing may stop the file early.
 func TestCorpusFilesParseToTheEnd(t *testing.T) {
-	dir := filepath.Join(sharedDir, "corpus", "robotstxt")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
-	if len(files) == 0 {
-		t.Skipf("no corpus in %s: skipping", dir)
-	}
+	files := shared.Glob(t, "corpus/robotstxt/*.txt")
 	for _, file := range files {
 		body, err := os.ReadFile(file)
 		if err != nil {
@@ -65,7 +63,7 @@ func TestCorpusFilesParseToTheEnd(t *testing.T) {
 // TestCorpusUTF16FilesReadLikeUTF8 checks the corpus's UTF-16 files parse
 // to the same groups as the UTF-8 file they were made from.
 func TestCorpusUTF16FilesReadLikeUTF8(t *testing.T) {
-	dir := filepath.Join(sharedDir, "corpus", "robotstxt")
+	dir := shared.Path(t, "corpus", "robotstxt")
 	read := func(name string) *Robots {
 		body, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {

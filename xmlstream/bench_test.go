@@ -12,6 +12,7 @@ import (
 
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/benchpage"
+	"github.com/robofilter/robofilter/internal/shared"
 	"github.com/robofilter/robofilter/phrase"
 )
 
@@ -77,7 +78,7 @@ func BenchmarkRun(b *testing.B) {
 // corpus (feeds, sitemaps, DocBook): a bare RawToken loop beside the stage
 // with all three outputs.
 func BenchmarkCorpus(b *testing.B) {
-	dir := filepath.Join("..", "..", "shared", "corpus", "xml")
+	dir := shared.Path(b, "corpus", "xml")
 	var docs [][]byte
 	total := 0
 	_ = filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {

@@ -12,6 +12,7 @@ import (
 	"testing/iotest"
 
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/shared"
 )
 
 // TestCharsetCorpusKnownWords reads feeds of the charset corpus, each
@@ -19,7 +20,7 @@ import (
 // with iconv): the text must be decoded, and the archive copy must still be
 // the original bytes.
 func TestCharsetCorpusKnownWords(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), "corpus", "xml", "charsets")
+	dir := shared.Path(t, "corpus", "xml", "charsets")
 	cases := []struct {
 		file, charset, word string
 	}{

@@ -12,12 +12,13 @@ import (
 
 	"github.com/antchfx/xmlquery"
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/shared"
 	"golang.org/x/net/html/charset"
 )
 
 // corpusFiles lists every file under the shared corpus's xml folder.
 func corpusFiles(t *testing.T) []string {
-	root := filepath.Join(sharedDir(t), "corpus", "xml")
+	root := shared.Path(t, "corpus", "xml")
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

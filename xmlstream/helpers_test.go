@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -159,15 +157,4 @@ func atEveryChunking(t *testing.T, input []byte, o Options, check func(outcome))
 			t.Fatalf("read %s, the result differs from reading it whole:\n%s\n---\n%s", ch.name, got, want)
 		}
 	}
-}
-
-// sharedDir locates the shared documents (../shared from the module root),
-// or skips the test.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared documents not found at %s (the corpus lives outside the project): %v", dir, err)
-	}
-	return dir
 }
