@@ -9,7 +9,7 @@ import (
 )
 
 // What another XML parser needs to read a document as the XML stage reads
-// it: robofilter's records mode runs encoding/xml (under xmlquery) and
+// it: robofilter's feed mode (package feed) runs encoding/xml (under xmlquery) and
 // checks, around it, what the XML stage checks. These are the XML stage's
 // own rules and messages, exported so that they are written once.
 
