@@ -148,7 +148,7 @@ type Scope struct {
 	// seq says, per switch, when the innermost element region that said
 	// something about it opened (0: none); regionSeq is this element's.
 	// A flat span (a comment region) that opened later is inside it.
-	seq       [4]uint32
+	seq       [numSwitches]uint32
 	regionSeq uint32
 	// anchorGen is anchor's generation when it was taken: an anchor is
 	// reused once its link is written, and a scope still pointing at it
@@ -169,14 +169,23 @@ func (s *Scope) link() *anchor {
 	return nil
 }
 
+// The flat dialects: regions toggled by comments or tags in document
+// order, crossing element boundaries (SPEC section 4), each with its own
+// per-switch state in Core.
+const (
+	flatYandex    = iota // <noindex>, <!--noindex-->
+	flatGoogleOff        // googleoff/googleon comments
+	numFlatDialects
+)
+
 // causes records, per switch, the region that turned it off.
-type causes [4]*Region
+type causes [numSwitches]*Region
 
 func (w *causes) of(s Switch) *Region {
 	if w == nil {
 		return nil
 	}
-	for i := 0; i < 4; i++ {
+	for i := 0; i < numSwitches; i++ {
 		if s&(1<<i) != 0 && w[i] != nil {
 			return w[i]
 		}
@@ -224,16 +233,16 @@ type Core struct {
 	posFrom   *Pos // when set, the position is read from there (FollowPos)
 	doc       Directives
 	docOff    Switch
-	flat      Switch    // switches turned off by flat (comment/tag toggled) regions
-	flatBy    [2]Switch // per flat dialect: Yandex, googleoff
-	flatSeq   [2][4]uint32
+	flat      Switch                  // switches turned off by flat (comment/tag toggled) regions
+	flatBy    [numFlatDialects]Switch // per flat dialect (flatYandex, flatGoogleOff)
+	flatSeq   [numFlatDialects][numSwitches]uint32
 	seq       uint32   // counts regions as they open (element and flat)
 	headEnded bool     // body content from now on releases what is held
 	linkBase  *url.URL // a base for the next link instead of the document's (xml:base)
 	// noArchiveSource is the directive that first withheld the archive.
 	noArchiveSource DirectiveSource
 	flatWhy         causes
-	flatOpen        [2][4]*Region
+	flatOpen        [numFlatDialects][numSwitches]*Region
 	held            bool // the head has not ended: outputs are held
 	heldText        heldText
 	archive         archiveWriter
@@ -413,7 +422,7 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 		c.seq++
 		s.regionSeq = c.seq
 		s.seq = parent.seq
-		for i := 0; i < 4; i++ {
+		for i := 0; i < numSwitches; i++ {
 			if (ov.Off|ov.On)&(1<<i) != 0 {
 				s.seq[i] = c.seq
 			}
@@ -425,7 +434,7 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 			if parent.why != nil {
 				w = *parent.why
 			}
-			for i := 0; i < 4; i++ {
+			for i := 0; i < numSwitches; i++ {
 				if ov.Off&(1<<i) != 0 {
 					w[i] = r
 				} else if ov.On&(1<<i) != 0 {
@@ -493,7 +502,7 @@ func (c *Core) offAt(s *Scope) Switch {
 
 func (c *Core) flatOffAt(s *Scope) Switch {
 	off := s.Off
-	for i := 0; i < 4; i++ {
+	for i := 0; i < numSwitches; i++ {
 		if c.flatTurnsOff(s, i) {
 			off |= Switch(1) << i
 		}
@@ -506,8 +515,8 @@ func (c *Core) flatOffAt(s *Scope) Switch {
 // region that said something about it.
 func (c *Core) flatTurnsOff(s *Scope, i int) bool {
 	bit := Switch(1) << i
-	return c.flatBy[0]&bit != 0 && c.flatSeq[0][i] > s.seq[i] ||
-		c.flatBy[1]&bit != 0 && c.flatSeq[1][i] > s.seq[i]
+	return c.flatBy[flatYandex]&bit != 0 && c.flatSeq[flatYandex][i] > s.seq[i] ||
+		c.flatBy[flatGoogleOff]&bit != 0 && c.flatSeq[flatGoogleOff][i] > s.seq[i]
 }
 
 // warnUnnamedRobot warns, once per robot number (for the first
@@ -527,9 +536,6 @@ func (c *Core) warnUnnamedRobot(el *Element, n int) {
 
 // maxWarnedRobots bounds the robot numbers warnUnnamedRobot remembers.
 const maxWarnedRobots = 100
-
-// noIndexBit is NoIndex's index in a Scope's seq.
-const noIndexBit = 0
 
 // outerExcluded reports whether the parent of a rejoining element is still
 // excluded where the element ends (a comment region may have closed inside).
@@ -572,7 +578,7 @@ func (c *Core) Rescope(parent, s Scope) Scope {
 	s.Off = s.ov.Apply(parent.Off)
 	own := s.seq
 	s.seq = parent.seq
-	for i := 0; i < 4; i++ {
+	for i := 0; i < numSwitches; i++ {
 		if (s.ov.Off|s.ov.On)&(1<<i) != 0 {
 			s.seq[i] = own[i]
 		}
@@ -583,7 +589,7 @@ func (c *Core) Rescope(parent, s Scope) Scope {
 			w = *parent.why
 		}
 		if r := s.region; r != nil {
-			for i := 0; i < 4; i++ {
+			for i := 0; i < numSwitches; i++ {
 				if r.Off&(1<<i) != 0 {
 					w[i] = r
 				} else if r.On&(1<<i) != 0 {
@@ -853,7 +859,7 @@ func (c *Core) WantsLinks() bool { return c.out.Link != nil }
 // offAt's rule for the one switch, so small that it is inlined (parsers
 // ask for nearly every token).
 func (c *Core) ArchiveOn(s *Scope) bool {
-	return s.Off&NoArchive == 0 && !c.flatTurnsOff(s, 2) // NoArchive is bit 2
+	return s.Off&NoArchive == 0 && !c.flatTurnsOff(s, noArchiveBit)
 }
 
 // Archive passes a token's raw bytes to the archive copy, or elides them.
@@ -905,9 +911,9 @@ func (c *Core) Toggle(d Dialects, marker string, off, on Switch) {
 	if c.dialects&d == 0 {
 		return
 	}
-	k := 0
+	k := flatYandex
 	if d == DialectGoogleOff {
-		k = 1
+		k = flatGoogleOff
 	}
 	before := c.flat
 	st := &c.flatBy[k]
@@ -917,7 +923,7 @@ func (c *Core) Toggle(d Dialects, marker string, off, on Switch) {
 		// (robots-index) is outside it then, and the span, as the
 		// innermost region, decides again (SPEC 1.2).
 		c.seq++
-		for i := 0; i < 4; i++ {
+		for i := 0; i < numSwitches; i++ {
 			if off&(1<<i) != 0 {
 				c.flatSeq[k][i] = c.seq
 			}
@@ -929,7 +935,7 @@ func (c *Core) Toggle(d Dialects, marker string, off, on Switch) {
 	if opening := off &^ *st; opening != 0 {
 		pos := c.position()
 		r := &Region{Dialect: dialectName(d), Marker: marker, Off: opening, Line: pos.Line, Col: pos.Col, Offset: pos.Offset, start: pos}
-		for i := 0; i < 4; i++ {
+		for i := 0; i < numSwitches; i++ {
 			if opening&(1<<i) != 0 {
 				c.flatOpen[k][i] = r
 			}
@@ -938,13 +944,13 @@ func (c *Core) Toggle(d Dialects, marker string, off, on Switch) {
 	if closing := on & *st; closing != 0 {
 		// One record per region; a googleon that ends part of a region
 		// reports that part and leaves the rest open.
-		for i := 0; i < 4; i++ {
+		for i := 0; i < numSwitches; i++ {
 			r := c.flatOpen[k][i]
 			if r == nil || closing&(1<<i) == 0 {
 				continue
 			}
 			part := r.Off & closing
-			for j := 0; j < 4; j++ {
+			for j := 0; j < numSwitches; j++ {
 				if part&(1<<j) != 0 {
 					c.flatOpen[k][j] = nil
 				}
@@ -958,11 +964,11 @@ func (c *Core) Toggle(d Dialects, marker string, off, on Switch) {
 		}
 	}
 	*st = (*st | off) &^ on
-	c.flat = c.flatBy[0] | c.flatBy[1]
-	for i := 0; i < 4; i++ {
-		c.flatWhy[i] = c.flatOpen[0][i]
+	c.flat = c.flatBy[flatYandex] | c.flatBy[flatGoogleOff]
+	for i := 0; i < numSwitches; i++ {
+		c.flatWhy[i] = c.flatOpen[flatYandex][i]
 		if c.flatWhy[i] == nil {
-			c.flatWhy[i] = c.flatOpen[1][i]
+			c.flatWhy[i] = c.flatOpen[flatGoogleOff][i]
 		}
 	}
 	if c.flat&NoIndex != 0 && before&NoIndex == 0 {

@@ -13,6 +13,16 @@ const (
 	NoAnchorText                    // link text is not used as anchor text
 )
 
+// numSwitches is how many switches there are: per-switch tables have this
+// many entries, entry i for the switch 1<<i.
+const numSwitches = 4
+
+// The switches' indexes in per-switch tables.
+const (
+	noIndexBit   = 0
+	noArchiveBit = 2
+)
+
 // String lists the switches that are off, as the profile's class suffixes.
 func (s Switch) String() string {
 	if s == 0 {
