@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"io"
 	"sync"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/transform"
 )
 
 // maxHeldArchive bounds the archive bytes held while the head is open. A
@@ -240,3 +243,79 @@ var archiveBuffers = sync.Pool{New: func() any {
 	b := make([]byte, 0, archiveBufSize)
 	return &b
 }}
+
+// EncodeArchive makes the archive copy pass through an encoder: a parser
+// that had to decode the whole input (UTF-16) writes the copy back in the
+// input's charset.
+func (c *Core) EncodeArchive(enc *encoding.Encoder) {
+	if c.out.Archive == nil {
+		return
+	}
+	tw := transform.NewWriter(c.out.Archive, enc)
+	c.archive.setWriter(tw)
+	c.archive.closer = tw
+}
+
+// SetEllipsis changes the bytes written for elided content: a parser that
+// keeps the input's charset in the archive copy encodes the ellipsis in it.
+func (c *Core) SetEllipsis(b []byte) { c.archive.ellipsis = b }
+
+// Ellipsis is the ellipsis text as configured.
+func (c *Core) Ellipsis() string {
+	if c.opts.Ellipsis == "" {
+		return "…"
+	}
+	return c.opts.Ellipsis
+}
+
+// WantsArchive reports whether the archive copy is an output of this run.
+func (c *Core) WantsArchive() bool { return c.out.Archive != nil }
+
+// ArchiveOn reports whether content in scope s belongs in the archive copy:
+// offAt's rule for the one switch, so small that it is inlined (parsers
+// ask for nearly every token).
+func (c *Core) ArchiveOn(s *Scope) bool {
+	return s.Off&NoArchive == 0 && !c.flatTurnsOff(s, noArchiveBit)
+}
+
+// Archive passes a token's raw bytes to the archive copy, or elides them.
+// Bytes to copy that fit in the buffer, nearly every token's, are appended
+// here; the rest (elisions, growing the held head, writing out) is
+// archiveWriter.raw's.
+func (c *Core) Archive(raw []byte, on bool) {
+	if a := &c.archive; on && !a.stopped && len(raw) > 0 && len(raw) <= cap(a.buf)-len(a.buf) {
+		n := len(a.buf) // a reslice and a copy: no store of the buffer's pointer
+		a.buf = a.buf[:n+len(raw)]
+		copy(a.buf[n:], raw)
+		a.lastEll = false
+		return
+	}
+	if c.out.Archive != nil {
+		c.archive.raw(raw, on)
+	}
+}
+
+// ArchivePending lets a parser put off passing the bytes of tokens to
+// copy (it passes many at once, with Archive, where it would have passed
+// each): pass is called before anything else is done to the archive copy,
+// and must pass with Archive whatever is put off. The parser passes what
+// it put off itself before any Archive call of its own (Archive's append
+// of a token that fits does not call pass). The HTML stage uses it for
+// the tokens that follow one another in its buffer.
+func (c *Core) ArchivePending(pass func()) { c.archive.pending = pass }
+
+// ArchiveMarkable lets a parser say where an ellipsis cannot stand:
+// where markable reports false, what is elided leaves no ellipsis. HTML
+// text directly in the head would end the head early and start the body,
+// so an elided META or LINK there (data-nosnippet, a class, a comment
+// region) leaves nothing; markable is asked only when something is
+// elided.
+func (c *Core) ArchiveMarkable(markable func() bool) { c.archive.markable = markable }
+
+// Elide writes the ellipsis where a no-archive region starts, so an empty
+// region is marked too; adjacent elisions give one ellipsis.
+func (c *Core) Elide() {
+	if c.out.Archive != nil {
+		c.archive.elide()
+	}
+}

@@ -586,3 +586,130 @@ func webScheme(href []byte) bool {
 func isJavaScriptURL(href []byte) bool {
 	return len(href) >= 11 && href[0]|0x20 == 'j' && equalFoldASCII(href[:11], "javascript:")
 }
+
+// newLink decides whether a link is followed and why not. The href and rel
+// are copied into the anchor (the element's bytes are the parser's); they
+// become strings when the link is written (linkStrings).
+func (c *Core) newLink(s *Scope, el *Element, own Override) *anchor {
+	a := c.links.anchor()
+	href, plain := hrefAsParsed(el.Href)
+	a.raw, a.hrefLen, a.plain = c.links.keep(href, el.Rel), len(href), plain
+	// The anchor is new and zeroed: only what is not zero is set.
+	a.link.Tag, a.link.Line, a.link.Col, a.link.Offset, a.link.Followed = el.Tag, el.Pos.Line, el.Pos.Col, el.Pos.Offset, true
+	a.base = c.linkBase
+	a.text = a.short[:0]
+	off := c.offAt(s)
+	switch {
+	case a.hrefLen == 0:
+		a.link.Followed, a.link.Reason = false, "empty href"
+	case isJavaScriptURL(a.raw[:a.hrefLen]):
+		a.link.Followed, a.link.Reason = false, "javascript: URL"
+	case !webScheme(a.raw[:a.hrefLen]):
+		a.link.Followed, a.link.Reason = false, "not a web page (a URL scheme other than http and https)"
+	case el.Tag == "link" && relNotAHyperlink(el.Rel):
+		a.link.Followed, a.link.Reason = false, "rel names a resource, not a page"
+	case c.docOff&NoFollow != 0:
+		a.link.Followed, a.link.Reason = false, "document nofollow"
+	case off&NoFollow != 0:
+		a.link.Followed, a.link.Reason = false, "nofollow region"
+		if s.Off&NoFollow == 0 || c.flatWhy.of(NoFollow) != nil && s.why.of(NoFollow) == nil {
+			a.link.Cause = c.flatWhy.of(NoFollow)
+		} else {
+			a.link.Cause = s.why.of(NoFollow)
+		}
+	case c.dialects&DialectRel != 0 && own.On&NoFollow == 0:
+		if reason, ok := relNoFollow(el.Rel); ok {
+			a.link.Followed, a.link.Reason = false, reason
+		}
+	}
+	return a
+}
+
+// BaseHref applies the document's first <base href> (or xml:base on the root).
+func (c *Core) BaseHref(href []byte) {
+	if c.baseSet {
+		return
+	}
+	c.baseSet = true
+	h := trimHref(href)
+	if len(h) > MaxBaseLen {
+		c.Warn(c.position(), "base href %q is longer than %d bytes; ignored", clip(h, 80), MaxBaseLen)
+		return
+	}
+	u, err := ParseReference(c.base, h)
+	if err != nil {
+		c.Warn(c.position(), "base href %q does not parse (%v); ignored", clip(h, 80), err)
+		return
+	}
+	if s := u.Scheme; s == "javascript" || s == "data" {
+		// HTML's frozen base URL is then the document's own.
+		c.Warn(c.position(), "base href %q has a %s: URL, which HTML does not take as a base; ignored", clip(h, 80), s)
+		return
+	}
+	r, ok := ResolveReference(c.base, u)
+	if !ok {
+		c.Warn(c.position(), "base href %q does not resolve against %s; ignored", clip(h, 80), c.base)
+		return
+	}
+	if why := normalizeWeb(r); why != "" {
+		c.Warn(c.position(), "base href %q: %s; ignored", clip(h, 80), strings.TrimPrefix(why, "no URL: "))
+		return
+	}
+	if n := len(r.String()); n > MaxBaseLen {
+		c.Warn(c.position(), "base href %q resolves to a URL of %d bytes, longer than %d; ignored", clip(h, 80), n, MaxBaseLen)
+		return
+	}
+	if c.resolved > 0 {
+		// HTML resolves every link of the document against its first base;
+		// the links before it have been written (holding every link to
+		// the end would take memory in proportion to the page).
+		c.Warn(c.position(), "base href %q comes after links already written (%d): they were resolved without it, the links after it are resolved against it", clip(h, 80), c.resolved)
+	}
+	c.base = r
+}
+
+// Base returns the URL links are resolved against now (nil when none).
+func (c *Core) Base() *url.URL { return c.base }
+
+func (c *Core) enqueue(a *anchor) {
+	c.queue = append(c.queue, a)
+	if c.held && len(c.queue) > maxHeldLinks {
+		// Bounded memory: the head's links are written now, and what
+		// was held with them; a robots META after this applies from its
+		// own position (and says so), as after body content.
+		c.Warn(c.position(), "more than %d links before the body's first content: what was held is written now; a robots META after this point applies from there on", maxHeldLinks)
+		c.bodyContent()
+	}
+	if len(c.queue) > maxQueuedLinks {
+		c.queue[0].done = true
+	}
+	c.flushLinks()
+}
+
+func (c *Core) flushLinks() {
+	if c.held {
+		return
+	}
+	n := 0
+	for n < len(c.queue) && c.queue[n].done {
+		a := c.queue[n]
+		c.linkStrings(a)
+		if err := c.out.Link(a.link); err != nil {
+			c.archive.fail(err)
+		}
+		c.written = true
+		c.queue[n] = nil
+		c.links.release(a)
+		n++
+	}
+	switch {
+	case n == len(c.queue): // the usual case: every link written
+		c.queue = c.queue[:0]
+	case n > 0:
+		c.queue = append(c.queue[:0], c.queue[n:]...)
+	}
+}
+
+// WantsLinks reports whether the links are wanted (a parser need not keep
+// what only links use).
+func (c *Core) WantsLinks() bool { return c.out.Link != nil }

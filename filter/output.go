@@ -1,0 +1,93 @@
+package filter
+
+import (
+	"io"
+	"strings"
+
+	"github.com/robofilter/robofilter/phrase"
+)
+
+// Options configure one run. The zero value honours every dialect, with no
+// agent, no base URL and the default ellipsis.
+type Options struct {
+	Agent          string   // --agent: robot name for agent-specific META and per-robot classes
+	RequireProfile bool     // honour profile classes only with the profile URI in <head profile>
+	Ellipsis       string   // replaces no-archive content; "" means "…"
+	XRobotsTag     []string // X-Robots-Tag values from the HTTP response or the caller
+	Dialects       Dialects // 0 means AllDialects
+	Base           string   // the document's URL, for resolving links
+}
+
+// Outputs say where results go. A nil output is not produced and costs
+// nothing; every output is fed by the same pass.
+type Outputs struct {
+	Text        *phrase.Writer     // indexable text
+	ArchiveText *phrase.Writer     // text of the archive copy: indexable text with ellipses
+	Archive     io.Writer          // archive-safe copy of the input bytes
+	Link        func(Link) error   // every link, followed or not, in document order
+	Region      func(Region) error // every excluded region, when it ends
+	// Warning is given each warning the Result keeps (the first
+	// MaxWarnings) as it is found; later ones are only counted, in
+	// Result.WarningsDropped, at no cost in formatting.
+	Warning func(Warning)
+}
+
+// Region is one place where the author turned switches off (or back on):
+// an element with robots markup, or a comment- or tag-delimited span.
+type Region struct {
+	Dialect string `json:"dialect"` // profile, robotN, nocontent, nosnippet, yandex, googleoff
+	Marker  string `json:"marker"`  // the markup that made it, e.g. class="robots-noindex"
+	Tag     string `json:"tag,omitempty"`
+	Off     Switch `json:"-"`
+	On      Switch `json:"-"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	EndLine int    `json:"end_line,omitempty"`
+	EndCol  int    `json:"end_col,omitempty"`
+	Offset  int64  `json:"offset"`         // bytes before the region's start in the input
+	Size    int64  `json:"size,omitempty"` // bytes from the region's start to its end
+	start   Pos
+}
+
+// Switches names the switches the region turns off and on, for reports.
+func (r *Region) Switches() (off, on string) {
+	off, on = r.Off.String(), ""
+	if r.On != 0 {
+		for _, n := range switchNames {
+			if r.On&n.bit != 0 {
+				on += "," + n.on
+			}
+		}
+		on = strings.TrimPrefix(on, ",")
+	}
+	return off, on
+}
+
+// Result is what a run found about the document besides its outputs.
+type Result struct {
+	Directives Directives `json:"directives"`
+	Warnings   []Warning  `json:"warnings,omitempty"`
+	// WarningsDropped counts warnings past MaxWarnings (reported but not kept).
+	WarningsDropped int    `json:"warnings_dropped,omitempty"`
+	Charset         string `json:"charset,omitempty"`
+	Format          string `json:"format,omitempty"`
+}
+
+// MaxWarnings bounds the warnings a Result keeps, and those the Warning
+// output is given; the rest are counted (Result.WarningsDropped).
+const MaxWarnings = 1000
+
+// MaxWarningBytes bounds a warning's message: one that quotes a value of
+// the input whole (a class, a META content) is cut there, with an
+// ellipsis, so that warnings take no more than MaxWarnings times this.
+const MaxWarningBytes = 1 << 10
+
+// AddWarning keeps w, or counts it in WarningsDropped once MaxWarnings
+// are kept.
+func (r *Result) AddWarning(w Warning) {
+	if len(r.Warnings) < MaxWarnings {
+		r.Warnings = append(r.Warnings, w)
+	} else {
+		r.WarningsDropped++
+	}
+}
