@@ -612,9 +612,11 @@ func (c *Core) newLink(s *Scope, el *Element, own Override) *anchor {
 	case a.hrefLen == 0:
 		a.link.Followed, a.link.Reason = false, "empty href"
 	case isJavaScriptURL(a.raw[:a.hrefLen]):
-		a.link.Followed, a.link.Reason = false, "javascript: URL"
+		a.link.Followed, a.link.Reason = false, reasonJavaScript
 	case !webScheme(a.raw[:a.hrefLen]):
-		a.link.Followed, a.link.Reason = false, "not a web page (a URL scheme other than http and https)"
+		// A relative href takes its scheme from the base: linkStrings
+		// looks again at the URL it resolves to (schemeNotFollowed).
+		a.link.Followed, a.link.Reason = false, reasonNotWeb
 	case el.Tag == "link" && relNotAHyperlink(el.Rel):
 		a.link.Followed, a.link.Reason = false, "rel names a resource, not a page"
 	case c.docOff&NoFollow != 0:
