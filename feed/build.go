@@ -176,11 +176,7 @@ func switchesAsDirectives(off filter.Switch) string {
 func entryNoIndex(values []string, agent string) bool {
 	var d filter.Directives
 	for _, v := range values {
-		for _, sd := range filter.ParseXRobotsTag(v) {
-			if sd.Bot == "" || filter.AgentMatches(sd.Bot, agent) {
-				d.Add(filter.DirectiveSource{}, sd.Directives)
-			}
-		}
+		d.AddXRobotsTag(v, agent, nil)
 	}
 	return d.NoIndex
 }

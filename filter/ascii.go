@@ -1,5 +1,7 @@
 package filter
 
+import "unsafe"
+
 // Tokens are compared ASCII case-insensitively (SPEC section 1). Unicode
 // folding, as strings.EqualFold and strings.ToLower do it, would also take
 // "ſponſored" (U+017F) for "sponsored" and a Kelvin sign for 'k'.
@@ -33,7 +35,8 @@ func asciiLower(s string) string {
 			for j := i; j < len(b); j++ {
 				b[j] = lowerASCII(b[j])
 			}
-			return string(b)
+			// One copy, not two: nothing else holds b.
+			return unsafe.String(unsafe.SliceData(b), len(b))
 		}
 	}
 	return s

@@ -2,10 +2,10 @@ package filter
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Directives are the document-level robots rules in force (SPEC section 2):
@@ -119,59 +119,179 @@ var bare = map[string]bool{
 // part of the date, not a separator.
 func ParseDirectives(content string) []Directive {
 	var out []Directive
-	parts := strings.Split(content, ",")
-	for i := 0; i < len(parts); i++ {
-		tok := strings.TrimSpace(parts[i])
-		if tok == "" {
+	t := newDirectiveText(content)
+	t.each(0, len(content), func(d Directive) bool {
+		out = append(out, d)
+		return true
+	})
+	return out
+}
+
+// directiveText is a robots META content or X-Robots-Tag value read in
+// place, so that reading it makes no list of its tokens: a value of
+// millions of tokens costs what the directives keep (Directives.addEach).
+// lower is s with its ASCII letters lower-cased (s itself when it has
+// none), at the same offsets: names are cut from it, values from s.
+type directiveText struct{ s, lower string }
+
+func newDirectiveText(s string) directiveText { return directiveText{s, asciiLower(s)} }
+
+// directiveToken is one comma-separated token of a directiveText, before
+// the words of a token are split (directiveText.each).
+type directiveToken struct {
+	Directive
+	start, next int // the token's first byte; where the next one is looked for
+	// value is where the text after the colon starts and ends (from ==
+	// to: no colon): for a token that names a bot, its first directives.
+	valueFrom, valueTo int
+}
+
+// eachToken calls fn with each token of s[from:to], as strings.Split on
+// commas and strings.TrimSpace would make them, a day name's comma in an
+// unavailable_after date kept (startsDate); it stops when fn returns false,
+// and reports whether it went to the end.
+func (t directiveText) eachToken(from, to int, fn func(directiveToken) bool) bool {
+	s := t.s
+	for i := from; i <= to; {
+		j := commaOrEnd(s, i, to)
+		a, b := trimmedSpan(s, i, j)
+		next := j + 1
+		if a == b {
+			i = next
 			continue
 		}
-		if startsDate(tok) && i+1 < len(parts) {
-			i++
-			tok += ", " + strings.TrimSpace(parts[i])
+		tok := directiveToken{start: a}
+		// The part after the comma, when a date's day name is joined
+		// with it: "unavailable_after: Monday" ", 1 Jan 2001".
+		joined, a2, b2, k := false, 0, 0, 0
+		if j < to && startsDate(t.lower[a:b]) {
+			joined = true
+			k = commaOrEnd(s, j+1, to)
+			a2, b2 = trimmedSpan(s, j+1, k)
+			next = k + 1
 		}
-		d := splitDirective(tok)
-		if d.Value == "" && strings.ContainsFunc(d.Name, wordSeparator) {
+		tok.next = min(next, to)
+		colon := strings.IndexByte(s[a:b], ':')
+		if colon < 0 {
+			// No colon: not joined either (startsDate needs one).
+			tok.Name = t.lower[a:b]
+		} else {
+			na, nb := trimmedSpan(s, a, a+colon)
+			tok.Name = t.lower[na:nb]
+			va, vb := trimmedSpan(s, a+colon+1, b)
+			tok.Value = s[va:vb]
+			tok.valueFrom, tok.valueTo = a+colon+1, b
+			if joined {
+				tok.Value = joinedDate(s, va, vb, j, a2, b2)
+				tok.valueTo = k
+			}
+		}
+		if !fn(tok) {
+			return false
+		}
+		i = next
+	}
+	return true
+}
+
+// joinedDate is a date value whose comma was read as a separator: its
+// first part s[va:vb] (up to the comma at j) and what follows the comma,
+// s[a2:b2], joined by ", " as ParseDirectives has always written it. It
+// is the text itself when that is how it is written, so that only a date
+// spaced otherwise is a new string.
+func joinedDate(s string, va, vb, j, a2, b2 int) string {
+	switch {
+	case a2 == b2 && vb == j:
+		return s[va : j+1] // "Monday,": nothing after the comma
+	case a2 == b2:
+		return s[va:vb] + ","
+	case s[vb:a2] == ", ":
+		return s[va:b2]
+	}
+	return s[va:vb] + ", " + s[a2:b2]
+}
+
+// commaOrEnd is the index of the first ',' in s[i:to], or to.
+func commaOrEnd(s string, i, to int) int {
+	if k := strings.IndexByte(s[i:to], ','); k >= 0 {
+		return i + k
+	}
+	return to
+}
+
+// trimmedSpan is s[i:j] with strings.TrimSpace's white space taken off its
+// ends, as offsets in s.
+func trimmedSpan(s string, i, j int) (int, int) {
+	for i < j && trimSpaceByte[s[i]] {
+		i++
+	}
+	for j > i && trimSpaceByte[s[j-1]] {
+		j--
+	}
+	if i < j && (s[i] >= utf8.RuneSelf || s[j-1] >= utf8.RuneSelf) {
+		// Unicode white space (U+0085, U+00A0 …), as TrimSpace trims it.
+		t := strings.TrimLeftFunc(s[i:j], unicode.IsSpace)
+		i = j - len(t)
+		j = i + len(strings.TrimRightFunc(t, unicode.IsSpace))
+	}
+	return i, j
+}
+
+// trimSpaceByte marks the ASCII white space unicode.IsSpace reports.
+var trimSpaceByte = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// each calls fn with each directive of s[from:to]: the tokens, a token of
+// words with a keyword among them split into its words. It stops when fn
+// returns false, and reports whether it went to the end.
+func (t directiveText) each(from, to int, fn func(Directive) bool) bool {
+	return t.eachToken(from, to, func(tok directiveToken) bool {
+		if tok.Value == "" && strings.ContainsFunc(tok.Name, wordSeparator) && !eachWord(tok.Name, func(w string) bool { return !bare[w] }) {
 			// Keywords written with spaces or semicolons between them
 			// still say what they say ("noindex foo" is noindex and an
 			// unknown foo): a careful reader errs towards the "no".
-			words := strings.FieldsFunc(d.Name, wordSeparator)
-			if slices.ContainsFunc(words, func(w string) bool { return bare[w] }) {
-				for _, w := range words {
-					out = append(out, Directive{Name: w})
-				}
-				continue
-			}
+			return eachWord(tok.Name, func(w string) bool { return fn(Directive{Name: w}) })
 		}
-		out = append(out, d)
+		return fn(tok.Directive)
+	})
+}
+
+// eachWord calls fn with each word of s, as strings.FieldsFunc(s,
+// wordSeparator) lists them, until fn returns false; it reports whether it
+// went to the end.
+func eachWord(s string, fn func(string) bool) bool {
+	start := -1
+	for i, r := range s {
+		switch {
+		case !wordSeparator(r):
+			if start < 0 {
+				start = i
+			}
+		case start >= 0:
+			if !fn(s[start:i]) {
+				return false
+			}
+			start = -1
+		}
 	}
-	return out
+	return start < 0 || fn(s[start:])
 }
 
 // wordSeparator: what separates words inside a directive token, the white
 // space strings.TrimSpace trims around one, and ';'.
 func wordSeparator(r rune) bool { return unicode.IsSpace(r) || r == ';' }
 
-func splitDirective(tok string) Directive {
-	name, value, found := strings.Cut(tok, ":")
-	name = asciiLower(strings.TrimSpace(name))
-	if !found {
-		return Directive{Name: name}
-	}
-	return Directive{Name: name, Value: strings.TrimSpace(value)}
-}
-
 // startsDate reports whether tok ends with "unavailable_after:" and a day
 // name, the part of an RFC 850 or RFC 1123 date before its comma; the
 // directive may follow an X-Robots-Tag bot name ("googlebot:
-// unavailable_after: Saturday, 15-Jan-94 …").
+// unavailable_after: Saturday, 15-Jan-94 …"). tok is lower-case.
 func startsDate(tok string) bool {
 	const key = "unavailable_after:"
-	i := strings.LastIndex(asciiLower(tok), key)
-	return i >= 0 && isDayName(tok[i+len(key):])
+	i := strings.LastIndex(tok, key)
+	return i >= 0 && isDayName(strings.TrimSpace(tok[i+len(key):]))
 }
 
 func isDayName(s string) bool {
-	switch asciiLower(strings.TrimSpace(s)) {
+	switch s {
 	case "mon", "tue", "wed", "thu", "fri", "sat", "sun",
 		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
 		return true
@@ -191,23 +311,58 @@ type ScopedDirectives struct {
 // `unavailable_after:` and `max-…:` are directives, never bot names.
 func ParseXRobotsTag(value string) []ScopedDirectives {
 	var out []ScopedDirectives
-	cur := ScopedDirectives{}
-	for _, d := range ParseDirectives(value) {
-		if d.Value != "" && !isValuedName(d.Name) && isBotName(d.Name) {
-			if len(cur.Directives) > 0 || cur.Bot != "" {
-				out = append(out, cur)
-			}
-			cur = ScopedDirectives{Bot: d.Name}
-			rest := ParseDirectives(d.Value)
-			cur.Directives = append(cur.Directives, rest...)
-			continue
-		}
-		cur.Directives = append(cur.Directives, d)
-	}
-	if len(cur.Directives) > 0 || cur.Bot != "" {
-		out = append(out, cur)
-	}
+	newDirectiveText(value).eachScope(func(sc directiveScope) bool {
+		sd := ScopedDirectives{Bot: sc.bot}
+		sc.each(func(d Directive) bool {
+			sd.Directives = append(sd.Directives, d)
+			return true
+		})
+		out = append(out, sd)
+		return true
+	})
 	return out
+}
+
+// directiveScope is one scope of an X-Robots-Tag value (ParseXRobotsTag),
+// read in place: the directives after the bot name's colon, then those of
+// the tokens up to the next bot name.
+type directiveScope struct {
+	text             directiveText
+	bot              string
+	botFrom, botTo   int
+	restFrom, restTo int
+}
+
+// each calls fn with each directive of the scope, until fn returns false.
+func (sc *directiveScope) each(fn func(Directive) bool) bool {
+	return sc.text.each(sc.botFrom, sc.botTo, fn) && sc.text.each(sc.restFrom, sc.restTo, fn)
+}
+
+// eachScope calls fn with each scope of an X-Robots-Tag value, in order,
+// until fn returns false: a scope for every bot when the value starts with
+// directives, and one for each bot name.
+func (t directiveText) eachScope(fn func(directiveScope) bool) {
+	sc := directiveScope{text: t}
+	some := false // directives in the scope, besides the bot name's
+	ok := t.eachToken(0, len(t.s), func(tok directiveToken) bool {
+		if tok.Value == "" || isValuedName(tok.Name) || !isBotName(tok.Name) {
+			some = true
+			return true
+		}
+		if some || sc.bot != "" {
+			sc.restTo = tok.start
+			if !fn(sc) {
+				return false
+			}
+		}
+		sc = directiveScope{text: t, bot: tok.Name, botFrom: tok.valueFrom, botTo: tok.valueTo, restFrom: tok.next}
+		some = false
+		return true
+	})
+	if ok && (some || sc.bot != "") {
+		sc.restTo = len(t.s)
+		fn(sc)
+	}
 }
 
 func isBotName(s string) bool {
@@ -242,25 +397,149 @@ func AgentMatches(name, agent string) bool {
 // warning the first time.
 func (d *Directives) Add(src DirectiveSource, ds []Directive) []string {
 	var warns []string
+	warn := func(w directiveWarning) { warns = append(warns, w.String()) }
+	dropped := d.startSource(src, warn)
+	for _, x := range ds {
+		d.take(x, warn)
+	}
+	d.endSource(dropped, warn)
+	return warns
+}
+
+// AddXRobotsTag applies an X-Robots-Tag value as a run does: the
+// directives for every bot, and those scoped to a bot name that agent
+// matches (AgentMatches), each scope a source ("x-robots-tag", or
+// "x-robots-tag " and the bot's name) whose Value is value. warn, when not
+// nil, is given each warning Add would return. Unlike ParseXRobotsTag and
+// Add, it makes no list of the value's directives: what it allocates is
+// bounded by what d keeps, whatever the value's length.
+func (d *Directives) AddXRobotsTag(value, agent string, warn func(string)) {
+	w := func(w directiveWarning) {
+		if warn != nil {
+			warn(w.String())
+		}
+	}
+	var origins xRobotsTagOrigins
+	newDirectiveText(value).eachScope(func(sc directiveScope) bool {
+		if sc.bot != "" && !AgentMatches(sc.bot, agent) {
+			return true
+		}
+		dropped := d.startSource(DirectiveSource{Origin: origins.of(sc.bot), Value: value}, w)
+		sc.each(func(x Directive) bool {
+			d.take(x, w)
+			return true
+		})
+		d.endSource(dropped, w)
+		return true
+	})
+}
+
+// xRobotsTagOrigins makes the Origin of an X-Robots-Tag scope's source.
+// The bot names a value's scopes apply under are the agent's product
+// token and the agent string (AgentMatches), lower-cased: two at most, so
+// that it keeps two and makes each once, not once a scope.
+type xRobotsTagOrigins struct {
+	bots, origins [2]string
+	n             int
+}
+
+func (o *xRobotsTagOrigins) of(bot string) string {
+	if bot == "" {
+		return "x-robots-tag"
+	}
+	for i, b := range o.bots {
+		if b == bot && o.origins[i] != "" {
+			return o.origins[i]
+		}
+	}
+	i := o.n % len(o.bots)
+	o.n++
+	o.bots[i], o.origins[i] = bot, "x-robots-tag "+bot
+	return o.origins[i]
+}
+
+// startSource, take and endSource are Add in parts, for directives read
+// in place one at a time (directiveText): startSource lists the source
+// and gives what endSource needs; take applies one directive. Each
+// warning goes to warn as it is found, to be made into text only if
+// someone reads it: a value of millions of conflicting tokens costs the
+// warnings kept, not one string a token. (Called directly, not through
+// an iterator, so that warn and the functions around them need no
+// allocation.)
+func (d *Directives) startSource(src DirectiveSource, warn func(directiveWarning)) (otherDropped int) {
 	if listed(len(d.Sources), d.sourceBytes, len(src.Value), d.SourcesDropped) {
 		d.Sources = append(d.Sources, src)
 		d.sourceBytes += len(src.Value)
 	} else if d.SourcesDropped++; d.SourcesDropped == 1 {
-		warns = append(warns, fmt.Sprintf("more than %d robots directive sources (or %d bytes of their values): this one and later ones are not listed; their rules still apply", MaxListed, MaxListedBytes))
+		warn(directiveWarning{kind: warnSourcesDropped})
 	}
-	otherDropped := d.OtherDropped
-	for _, x := range ds {
-		if w := d.add(x); w != "" {
-			warns = append(warns, w)
-		}
-	}
-	if otherDropped == 0 && d.OtherDropped > 0 {
-		warns = append(warns, fmt.Sprintf("more than %d unknown robots directives (or %d bytes of them): this one and later ones are not listed", MaxListed, MaxListedBytes))
-	}
-	return warns
+	return d.OtherDropped
 }
 
-// other lists a token no engine we know defines.
+func (d *Directives) take(x Directive, warn func(directiveWarning)) {
+	if w := d.add(x); w.kind != warnNone {
+		warn(w)
+	}
+}
+
+func (d *Directives) endSource(otherDropped int, warn func(directiveWarning)) {
+	if otherDropped == 0 && d.OtherDropped > 0 {
+		warn(directiveWarning{kind: warnOtherDropped})
+	}
+}
+
+// directiveWarning is a warning of Directives.add, made into text
+// (String) only when someone reads it.
+type directiveWarning struct {
+	kind       warningKind
+	a, b, name string
+	m, n       int
+}
+
+type warningKind uint8
+
+const (
+	warnNone warningKind = iota
+	warnSourcesDropped
+	warnOtherDropped
+	warnConflict         // a positive (a) after negative (b)
+	warnConflictPositive // a positive (a) after a negative rule
+	warnImagePreviewValue
+	warnImagePreviewConflict
+	warnDatesUnknownForm
+	warnDatesConflict
+	warnNotANumber
+	warnLimitConflict
+)
+
+func (w directiveWarning) String() string {
+	switch w.kind {
+	case warnSourcesDropped:
+		return fmt.Sprintf("more than %d robots directive sources (or %d bytes of their values): this one and later ones are not listed; their rules still apply", MaxListed, MaxListedBytes)
+	case warnOtherDropped:
+		return fmt.Sprintf("more than %d unknown robots directives (or %d bytes of them): this one and later ones are not listed", MaxListed, MaxListedBytes)
+	case warnConflict:
+		return fmt.Sprintf("conflicting robots directives %q and %q; the more restrictive %q applies", w.a, w.b, w.b)
+	case warnConflictPositive:
+		return fmt.Sprintf("conflicting robots directives: %q and a negative rule seen before; the more restrictive rule applies", w.a)
+	case warnImagePreviewValue:
+		return fmt.Sprintf("max-image-preview value %q is not none, standard or large; ignored", w.a)
+	case warnImagePreviewConflict:
+		return fmt.Sprintf("conflicting max-image-preview values %s and %s; the smaller applies", w.a, w.b)
+	case warnDatesUnknownForm:
+		return fmt.Sprintf("conflicting unavailable_after values %q and %q, not both dates in a known form; the first applies", w.a, w.b)
+	case warnDatesConflict:
+		return fmt.Sprintf("conflicting unavailable_after values %q and %q; the earlier applies", w.a, w.b)
+	case warnNotANumber:
+		return fmt.Sprintf("%s value %q is not a number; ignored", w.name, w.a)
+	case warnLimitConflict:
+		return fmt.Sprintf("conflicting %s values %d and %d; the smaller applies", w.name, w.m, w.n)
+	}
+	return ""
+}
+
+// other lists a token no engine we know defines: a copy, as the token is
+// part of a value that need not be kept.
 func (d *Directives) other(x Directive) {
 	size := len(x.Name) // of x.String(), which a dropped token need not make
 	if x.Value != "" {
@@ -270,11 +549,15 @@ func (d *Directives) other(x Directive) {
 		d.OtherDropped++
 		return
 	}
-	d.Other = append(d.Other, x.String())
+	text := x.String()
+	if x.Value == "" {
+		text = strings.Clone(text)
+	}
+	d.Other = append(d.Other, text)
 	d.otherBytes += size
 }
 
-func (d *Directives) add(x Directive) string {
+func (d *Directives) add(x Directive) directiveWarning {
 	switch x.Name {
 	case "noindex":
 		d.NoIndex = true
@@ -282,38 +565,41 @@ func (d *Directives) add(x Directive) string {
 	case "nofollow":
 		d.NoFollow = true
 		return d.conflict("nofollow", "follow", "all")
-	case "noarchive", "nocache":
+	case "noarchive":
 		d.NoArchive = true
-		return d.conflict(x.Name, "archive")
+		return d.conflict("noarchive", "archive")
+	case "nocache":
+		d.NoArchive = true
+		return d.conflict("nocache", "archive")
 	case "nosnippet":
 		d.NoSnippet = true
 	case "none":
 		d.NoIndex, d.NoFollow = true, true
 		return d.conflict("none", "index", "follow", "all")
 	case "index", "follow", "archive", "all":
-		d.note(x.Name)
+		name := d.note(x.Name)
 		switch {
-		case x.Name == "index" && d.NoIndex, x.Name == "follow" && d.NoFollow,
-			x.Name == "archive" && d.NoArchive, x.Name == "all" && (d.NoIndex || d.NoFollow):
-			return fmt.Sprintf("conflicting robots directives: %q and a negative rule seen before; the more restrictive rule applies", x.Name)
+		case name == "index" && d.NoIndex, name == "follow" && d.NoFollow,
+			name == "archive" && d.NoArchive, name == "all" && (d.NoIndex || d.NoFollow):
+			return directiveWarning{kind: warnConflictPositive, a: name}
 		}
 	case "max-snippet":
-		n, w, ok := d.limit(&d.MaxSnippet, x)
+		n, w, ok := d.limit(&d.MaxSnippet, "max-snippet", x)
 		if ok && n == 0 {
 			d.NoSnippet = true
 		}
 		return w
 	case "max-video-preview":
-		_, w, _ := d.limit(&d.MaxVideoPreview, x)
+		_, w, _ := d.limit(&d.MaxVideoPreview, "max-video-preview", x)
 		return w
 	case "max-image-preview":
-		v := asciiLower(x.Value)
-		if imagePreviewRank(v) < 0 {
+		v := imagePreviewName(x.Value)
+		if v == "" {
 			d.other(x)
-			return fmt.Sprintf("max-image-preview value %q is not none, standard or large; ignored", x.Value)
+			return directiveWarning{kind: warnImagePreviewValue, a: x.Value}
 		}
 		if d.MaxImagePreview != "" && d.MaxImagePreview != v {
-			w := fmt.Sprintf("conflicting max-image-preview values %s and %s; the smaller applies", d.MaxImagePreview, v)
+			w := directiveWarning{kind: warnImagePreviewConflict, a: d.MaxImagePreview, b: v}
 			if imagePreviewRank(v) < imagePreviewRank(d.MaxImagePreview) {
 				d.MaxImagePreview = v
 			}
@@ -331,53 +617,77 @@ func (d *Directives) add(x Directive) string {
 	default:
 		d.other(x)
 	}
-	return ""
+	return directiveWarning{}
 }
 
 // unavailableAfter takes an unavailable_after date. Of two that differ the
 // earlier stays (the page is unavailable sooner: the more restrictive
 // rule), with a warning; when either is in a form parseUnavailableAfter
-// does not read, the first stays, with a warning that says so.
-func (d *Directives) unavailableAfter(v string) string {
+// does not read, the first stays, with a warning that says so. The date
+// kept is a copy, as it is part of a value that need not be kept.
+func (d *Directives) unavailableAfter(v string) directiveWarning {
 	cur := d.UnavailableAfter
 	if cur == "" {
-		d.UnavailableAfter = v
-		return ""
+		d.UnavailableAfter = strings.Clone(v)
+		return directiveWarning{}
 	}
 	if cur == v {
-		return ""
+		return directiveWarning{}
 	}
 	t0, ok0 := parseUnavailableAfter(cur)
 	t1, ok1 := parseUnavailableAfter(v)
 	switch {
 	case !ok0 || !ok1:
-		return fmt.Sprintf("conflicting unavailable_after values %q and %q, not both dates in a known form; the first applies", cur, v)
+		return directiveWarning{kind: warnDatesUnknownForm, a: cur, b: v}
 	case t1.Equal(t0):
-		return ""
+		return directiveWarning{}
 	case t1.Before(t0):
-		d.UnavailableAfter = v
+		d.UnavailableAfter = strings.Clone(v)
 	}
-	return fmt.Sprintf("conflicting unavailable_after values %q and %q; the earlier applies", cur, v)
+	return directiveWarning{kind: warnDatesConflict, a: cur, b: v}
 }
 
-// limit reads the numeric limit x (max-snippet, max-video-preview; -1: no
-// limit) into *cur. Of two values that differ the smaller stays, with a
-// warning; a value that is not a number goes to Other, with a warning.
-func (d *Directives) limit(cur **int, x Directive) (n int, warning string, ok bool) {
-	n, err := strconv.Atoi(x.Value)
-	if err != nil {
+// limit reads the numeric limit x (max-snippet, max-video-preview, named
+// name; -1: no limit) into *cur. Of two values that differ the smaller
+// stays, with a warning; a value that is not a number goes to Other, with
+// a warning. *cur is allocated once and then changed in place.
+func (d *Directives) limit(cur **int, name string, x Directive) (n int, w directiveWarning, ok bool) {
+	n, ok = parseInt(x.Value)
+	if !ok {
 		d.other(x)
-		return 0, fmt.Sprintf("%s value %q is not a number; ignored", x.Name, x.Value), false
+		return 0, directiveWarning{kind: warnNotANumber, name: name, a: x.Value}, false
 	}
-	if *cur != nil && **cur != n {
-		w := fmt.Sprintf("conflicting %s values %d and %d; the smaller applies", x.Name, **cur, n)
+	if *cur == nil {
+		*cur = new(int)
+		**cur = n
+		return n, directiveWarning{}, true
+	}
+	if **cur != n {
+		w = directiveWarning{kind: warnLimitConflict, name: name, m: **cur, n: n}
 		if restrictiveSnippet(n, **cur) {
-			*cur = &n
+			**cur = n
 		}
-		return n, w, true
 	}
-	*cur = &n
-	return n, "", true
+	return n, w, true
+}
+
+// parseInt reads a decimal int as strconv.Atoi does (a sign, digits, in
+// range), without the error value Atoi allocates for what it refuses.
+func parseInt(s string) (int, bool) {
+	digits := s
+	if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
+		digits = s[1:]
+	}
+	if digits == "" {
+		return 0, false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.Atoi(s) // in range unless it fails here, rarely
+	return n, err == nil
 }
 
 // restrictiveSnippet: -1 means "no limit", so any other value is smaller.
@@ -400,18 +710,37 @@ func imagePreviewRank(v string) int {
 	return -1
 }
 
-func (d *Directives) note(positive string) {
-	if d.positive == nil {
-		d.positive = map[string]bool{}
-	}
-	d.positive[positive] = true
-}
-
-func (d *Directives) conflict(neg string, positives ...string) string {
-	for _, p := range positives {
-		if d.positive[p] {
-			return fmt.Sprintf("conflicting robots directives %q and %q; the more restrictive %q applies", p, neg, neg)
+// imagePreviewName is a max-image-preview value, any case, as one of
+// none, standard and large ("" for another).
+func imagePreviewName(v string) string {
+	for _, name := range [...]string{"none", "standard", "large"} {
+		if equalFoldASCII(v, name) {
+			return name
 		}
 	}
 	return ""
+}
+
+// note records a positive directive seen, and gives its name as a
+// constant (the one in the note, not a part of the value read).
+func (d *Directives) note(positive string) string {
+	if d.positive == nil {
+		d.positive = map[string]bool{}
+	}
+	for _, p := range [...]string{"index", "follow", "archive", "all"} {
+		if p == positive {
+			d.positive[p] = true
+			return p
+		}
+	}
+	return positive
+}
+
+func (d *Directives) conflict(neg string, positives ...string) directiveWarning {
+	for _, p := range positives {
+		if d.positive[p] {
+			return directiveWarning{kind: warnConflict, a: p, b: neg}
+		}
+	}
+	return directiveWarning{}
 }

@@ -6,7 +6,8 @@ import (
 )
 
 func FuzzDirectives(f *testing.F) {
-	for _, s := range []string{"noindex, nofollow", "unavailable_after: Sunday, 25-Jun-10 15:00:00 GMT", "googlebot: noindex, otherbot: none", "max-snippet:-1", ":,:"} {
+	for _, s := range []string{"noindex, nofollow", "unavailable_after: Sunday, 25-Jun-10 15:00:00 GMT", "googlebot: noindex, otherbot: none", "max-snippet:-1", ":,:",
+		"googlebot: unavailable_after: Saturday, 15-Jan-94 10:00:00 GMT, nofollow", "unavailable_after: Monday ,x", "noindex\u00a0nofollow"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -23,5 +24,7 @@ func FuzzDirectives(f *testing.F) {
 		if d.MaxSnippet != nil && *d.MaxSnippet == 0 && !d.NoSnippet {
 			t.Fatal("max-snippet:0 must withhold snippets")
 		}
+		// Read in place, as the reference reads it (the list it made).
+		checkAgainstReference(t, s)
 	})
 }

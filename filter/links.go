@@ -172,11 +172,41 @@ func (c *Core) linkStrings(a *anchor) {
 		a.link.URL = s[:relAt]
 	case resolves:
 		var why string
-		if a.link.URL, why = resolveSlow(base, a.link.Href); why != "" && a.link.Followed {
-			a.link.Followed, a.link.Reason = false, why
+		a.link.URL, why = resolveSlow(base, a.link.Href)
+		switch {
+		case why != "":
+			if a.link.Followed {
+				a.link.Followed, a.link.Reason = false, why
+			}
+		case SchemeEnd(href) < 0 && a.link.Reason != "empty href":
+			// newLink saw no scheme in the href: the base gave the URL
+			// its scheme (a file: or ftp: <base href>, xml:base, --base),
+			// and a crawler follows the URL, not what was written. The
+			// plain path needs no look: it resolves to http(s) only.
+			if why := schemeNotFollowed(a.link.URL); why != "" {
+				a.link.Followed, a.link.Reason, a.link.Cause = false, why, nil
+			}
 		}
 	}
 }
+
+// schemeNotFollowed is why a link to u is not followed for its scheme
+// ("" when it names none, or http or https), ranked above the reasons
+// that follow it in newLink, as there.
+func schemeNotFollowed[T ~string | ~[]byte](u T) string {
+	switch {
+	case isJavaScriptURL(u):
+		return reasonJavaScript
+	case !webScheme(u):
+		return reasonNotWeb
+	}
+	return ""
+}
+
+const (
+	reasonJavaScript = "javascript: URL"
+	reasonNotWeb     = "not a web page (a URL scheme other than http and https)"
+)
 
 // relNoFollow reports whether a rel value has a token asking not to follow
 // (nofollow, ugc, sponsored), split on spaces and commas, any case, and
@@ -578,12 +608,12 @@ func trimHref(b []byte) string {
 // webScheme reports whether href is relative or names http or https: a
 // crawler fetches pages, not mail addresses, local files, data or other
 // protocols' resources (mailto:, file:, data:, tel:, ftp: …).
-func webScheme(href []byte) bool {
+func webScheme[T ~string | ~[]byte](href T) bool {
 	i := SchemeEnd(href)
 	return i < 0 || equalFoldASCII(href[:i], "http") || equalFoldASCII(href[:i], "https")
 }
 
-func isJavaScriptURL(href []byte) bool {
+func isJavaScriptURL[T ~string | ~[]byte](href T) bool {
 	return len(href) >= 11 && href[0]|0x20 == 'j' && equalFoldASCII(href[:11], "javascript:")
 }
 
@@ -603,9 +633,11 @@ func (c *Core) newLink(s *Scope, el *Element, own Override) *anchor {
 	case a.hrefLen == 0:
 		a.link.Followed, a.link.Reason = false, "empty href"
 	case isJavaScriptURL(a.raw[:a.hrefLen]):
-		a.link.Followed, a.link.Reason = false, "javascript: URL"
+		a.link.Followed, a.link.Reason = false, reasonJavaScript
 	case !webScheme(a.raw[:a.hrefLen]):
-		a.link.Followed, a.link.Reason = false, "not a web page (a URL scheme other than http and https)"
+		// A relative href takes its scheme from the base: linkStrings
+		// looks again at the URL it resolves to (schemeNotFollowed).
+		a.link.Followed, a.link.Reason = false, reasonNotWeb
 	case el.Tag == "link" && relNotAHyperlink(el.Rel):
 		a.link.Followed, a.link.Reason = false, "rel names a resource, not a page"
 	case c.docOff&NoFollow != 0:

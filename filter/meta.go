@@ -2,6 +2,7 @@ package filter
 
 import (
 	"bytes"
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -10,7 +11,7 @@ import (
 // robot or for the agent, and RobotExclusion.RobotNameN. With obey false
 // (XHTML read as XML, where the robots PI decides) the robots rules are
 // only returned, for the caller to compare with the PI.
-func (c *Core) Meta(name, content []byte, pos Pos, obey bool) []Directive {
+func (c *Core) Meta(name, content []byte, pos Pos, obey bool) iter.Seq[Directive] {
 	n := asciiLower(strings.TrimSpace(string(name)))
 	origin := ""
 	switch {
@@ -44,20 +45,50 @@ func (c *Core) Meta(name, content []byte, pos Pos, obey bool) []Directive {
 	default:
 		return nil
 	}
-	ds := ParseDirectives(string(content))
+	// Read in place, not listed: a content of millions of tokens costs
+	// what the directives keep.
+	t := newDirectiveText(string(content))
 	if obey {
-		c.Apply(DirectiveSource{Origin: origin, Value: string(content), Line: pos.Line, Col: pos.Col}, ds, pos)
+		src := DirectiveSource{Origin: origin, Value: t.s, Line: pos.Line, Col: pos.Col}
+		before := c.docOff
+		warn := func(w directiveWarning) { c.warnDirective(pos, w) }
+		dropped := c.doc.startSource(src, warn)
+		t.each(0, len(t.s), func(x Directive) bool {
+			c.doc.take(x, warn)
+			return true
+		})
+		c.doc.endSource(dropped, warn)
+		c.applied(src, before, pos)
 	}
-	return ds
+	return func(yield func(Directive) bool) { t.each(0, len(t.s), yield) }
 }
 
 // Apply adds document-level directives from one source. Before the head
 // ends they apply to the whole document; after, from this point on.
 func (c *Core) Apply(src DirectiveSource, ds []Directive, pos Pos) {
 	before := c.docOff
-	for _, w := range c.doc.Add(src, ds) {
-		c.Warn(pos, "%s", w)
+	warn := func(w directiveWarning) { c.warnDirective(pos, w) }
+	dropped := c.doc.startSource(src, warn)
+	for _, x := range ds {
+		c.doc.take(x, warn)
 	}
+	c.doc.endSource(dropped, warn)
+	c.applied(src, before, pos)
+}
+
+// warnDirective gives a warning of the directives at pos, made into text
+// only when it is kept.
+func (c *Core) warnDirective(pos Pos, w directiveWarning) {
+	if c.warningsUnread() {
+		c.res.WarningsDropped++ // not formatted, as Warn does
+		return
+	}
+	c.Warn(pos, "%s", w.String())
+}
+
+// applied does what follows a source's directives (Apply): before is
+// what the document's directives turned off before them.
+func (c *Core) applied(src DirectiveSource, before Switch, pos Pos) {
 	c.docOff = c.doc.Switches()
 	newly := c.docOff &^ before
 	if newly&NoArchive != 0 {
@@ -85,17 +116,26 @@ func (c *Core) Apply(src DirectiveSource, ds []Directive, pos Pos) {
 	}
 }
 
+// xRobotsTag applies an X-Robots-Tag value, read in place
+// (Directives.AddXRobotsTag).
 func (c *Core) xRobotsTag(v string) {
-	for _, sd := range ParseXRobotsTag(v) {
-		if sd.Bot != "" && !AgentMatches(sd.Bot, c.opts.Agent) {
-			continue
+	warn := func(w directiveWarning) { c.warnDirective(Pos{}, w) }
+	var origins xRobotsTagOrigins
+	newDirectiveText(v).eachScope(func(sc directiveScope) bool {
+		if sc.bot != "" && !AgentMatches(sc.bot, c.opts.Agent) {
+			return true
 		}
-		origin := "x-robots-tag"
-		if sd.Bot != "" {
-			origin += " " + sd.Bot
-		}
-		c.Apply(DirectiveSource{Origin: origin, Value: v}, sd.Directives, Pos{})
-	}
+		src := DirectiveSource{Origin: origins.of(sc.bot), Value: v}
+		before := c.docOff
+		dropped := c.doc.startSource(src, warn)
+		sc.each(func(x Directive) bool {
+			c.doc.take(x, warn)
+			return true
+		})
+		c.doc.endSource(dropped, warn)
+		c.applied(src, before, Pos{})
+		return true
+	})
 }
 
 // HeadProfile reads the head's profile attribute: the classes count under

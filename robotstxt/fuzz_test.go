@@ -32,6 +32,7 @@ func FuzzParseAndMatch(f *testing.F) {
 	f.Add([]byte("\xEF\xBBuser agent FooBot\ndissallow /\n"), "foobot", "/")
 	f.Add([]byte("\xFF\xFEU\x00s\x00e\x00r\x00"), "x", "/robots.txt")
 	f.Add([]byte("User-agent: *\nDisallow: /private/\n"), "FooBot", "private/x.html#top")
+	f.Add([]byte("User-agent: *\nDisallow: /a-%2A.html\nAllow: /b-%24$\nDisallow: /b*\n"), "FooBot", "/b-$")
 	f.Fuzz(func(t *testing.T, body []byte, agent, url string) {
 		for _, mode := range []Mode{RFC9309, Google, V1} {
 			r := Parse(body, Options{Mode: mode})
@@ -110,7 +111,7 @@ func ruleByRule(r *Robots, rules *AgentRules, url string) (allowed, ok bool) {
 // rule-by-rule evaluation on many paths.
 func TestIndexedMatcherAgreesOnLargeRuleSets(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	parts := []string{"/", "a", "ab", "b", "*", "$", ".php", "%41", "x/", "?q=", "é"}
+	parts := []string{"/", "a", "ab", "b", "*", "$", ".php", "%41", "x/", "?q=", "é", "%2A", "%2a", "%24"}
 	piece := func(n int) string {
 		var b strings.Builder
 		b.WriteString("/")

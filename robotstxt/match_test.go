@@ -427,3 +427,85 @@ func TestV1EmptyDisallow(t *testing.T) {
 		})
 	}
 }
+
+// RFC 9309's own tables, in the default mode: section 2.2.2's
+// percent-encoding table (each path, written as it is in the table's
+// three columns, matches a URL of each) and section 2.2.3's special
+// characters ("*" and "$" in a URL are matched by %2A and %24 in a
+// pattern), with the cases around them: lower-case hex digits, a literal
+// "*" or "$" in the URL against the wildcard and the end, "$" inside a
+// pattern. Each pattern both as written (the trie's literal heads) and
+// after a wildcard (the compiled matcher's tails), and in a robots.txt 2.0
+// record (as a prefix).
+func TestRFC9309PercentEncodingTables(t *testing.T) {
+	type tableCase struct {
+		pattern, url string
+		match        bool
+	}
+	cases := []tableCase{
+		// Section 2.2.2: path, encoded path, path to match.
+		{"/foo/bar?baz=quz", "/foo/bar?baz=quz", true},
+		{"/foo/bar/ツ", "/foo/bar/ツ", true},
+		{"/foo/bar/ツ", "/foo/bar/%E3%83%84", true},
+		{"/foo/bar/%E3%83%84", "/foo/bar/ツ", true},
+		{"/foo/bar/%E3%83%84", "/foo/bar/%e3%83%84", true},
+		{"/foo/bar/%62%61%7A", "/foo/bar/baz", true},
+		{"/foo/bar/%62%61%7A", "/foo/bar/%62%61%7A", true},
+		{"/foo/bar/baz", "/foo/bar/%62%61%7a", true},
+		// Section 2.2.3: percent-encoded pattern, URI.
+		{"/path/file-with-a-%2A.html", "https://www.example.com/path/file-with-a-*.html", true},
+		{"/path/foo-%24", "https://www.example.com/path/foo-$", true},
+		// Lower-case hex digits, and the URL encoded too.
+		{"/path/file-with-a-%2a.html", "https://www.example.com/path/file-with-a-*.html", true},
+		{"/path/file-with-a-%2A.html", "/path/file-with-a-%2A.html", true},
+		{"/path/file-with-a-%2A.html", "/path/file-with-a-%2a.html", true},
+		{"/path/foo-%24", "/path/foo-%24", true},
+		{"/path/foo-%24", "/path/foo-%24/below", true},
+		// %2A and %24 are literal: no wildcard, no end.
+		{"/path/file-with-a-%2A.html", "/path/file-with-a-x.html", false},
+		{"/path/foo-%24", "/path/foo-", false},
+		{"/path/foo-%24", "/path/foo-x", false},
+		// A "*" in the pattern is the wildcard: it matches a literal "*".
+		{"/path/file-with-a-*.html", "/path/file-with-a-*.html", true},
+		{"/path/file-with-a-*.html", "/path/file-with-a-x.html", true},
+		// A final "$" is the end: the URL's own "$" is text after the end.
+		{"/path/foo-$", "/path/foo-", true},
+		{"/path/foo-$", "/path/foo-$", false},
+		{"/path/foo-%24$", "/path/foo-$", true},
+		{"/path/foo-%24$", "/path/foo-$x", false},
+		// A "$" inside a pattern is literal, as in the URL.
+		{"/a$b", "/a$b", true},
+		{"/a$b", "/a%24b", true},
+		{"/a$b", "/ab", false},
+		// "*" and "$" in the query.
+		{"/search?q=%2A", "/search?q=*", true},
+		{"/search?price=%24", "/search?price=$5", true},
+	}
+	for _, c := range cases {
+		patterns := []string{c.pattern}
+		if strings.HasPrefix(c.pattern, "/") {
+			// The same pattern after a wildcard: the compiled matcher's
+			// tail, not a literal head in the trie.
+			patterns = append(patterns, "/*"+c.pattern[1:])
+		}
+		for _, p := range patterns {
+			bodies := []string{
+				"User-agent: *\nDisallow: " + p + "\n",
+				"User-agent: *\nAllow: /\nDisallow: " + p + "\n",
+			}
+			if !strings.HasSuffix(p, "$") {
+				// A 2.0 rule without a wildcard is the whole path: a
+				// final "*" makes it a prefix, as the others are.
+				bodies = append(bodies, "User-agent: *\nRobot-version: 2.0\nDisallow: "+p+"*\n")
+			}
+			for _, body := range bodies {
+				r := Parse([]byte(body), Options{})
+				d := r.Decide("FooBot", c.url)
+				if d.Allowed == c.match {
+					t.Errorf("pattern %q, URL %q: %s, want the pattern to %s\n%s", p, c.url, d,
+						map[bool]string{true: "match", false: "not match"}[c.match], body)
+				}
+			}
+		}
+	}
+}

@@ -13,6 +13,12 @@ const (
 	// `"<>\^{|}` and a stray "%") are percent-encoded, escapes of unreserved
 	// characters are decoded and hex digits are upper-cased, so
 	// /%7Euser, /~user and /%7euser are one path and /ツ is /%E3%83%84.
+	// In a pattern "*" is the wildcard and a final "$" the end (section
+	// 2.2.3), so a literal "*" or "$" is written %2A or %24 there: a URL's
+	// own "*" and "$" are compared as %2A and %24 (the RFC's example: the
+	// pattern /path/file-with-a-%2A.html matches /path/file-with-a-*.html),
+	// and so is a "$" that does not end a pattern, which no reader takes
+	// for the end.
 	normRFC normalizer = iota
 	// normGoogle is what Google's matcher does: patterns get non-ASCII octets
 	// encoded and hex digits upper-cased, URLs are compared as given.
@@ -27,8 +33,13 @@ const upperHex = "0123456789ABCDEF"
 
 var (
 	// rfcLiteral marks the octets RFC 3986 lets stand bare in a path or
-	// query: unreserved, sub-delims, ":", "@", "/", "?" and the brackets.
+	// query: unreserved, sub-delims, ":", "@", "/", "?" and the brackets;
+	// but "$" (sub-delims), which a pattern keeps bare only at its end,
+	// and which is otherwise %24 (normRFC).
 	rfcLiteral [256]bool
+	// rfcPathLiteral is rfcLiteral without "*", which a URL path has
+	// encoded as %2A: a pattern's bare "*" is its wildcard.
+	rfcPathLiteral [256]bool
 	// unreserved marks RFC 3986's unreserved characters, whose escapes mean
 	// the same as the characters themselves.
 	unreserved [256]bool
@@ -39,9 +50,11 @@ func init() {
 		unreserved[c] = true
 		rfcLiteral[c] = true
 	}
-	for _, c := range []byte("!$&'()*+,;=:@/?[]") {
+	for _, c := range []byte("!&'()*+,;=:@/?[]") {
 		rfcLiteral[c] = true
 	}
+	rfcPathLiteral = rfcLiteral
+	rfcPathLiteral['*'] = false
 }
 
 func isHex(c byte) bool {
@@ -74,7 +87,7 @@ func escapeAt(s string, i int) bool {
 func (n normalizer) appendPath(dst []byte, s string) []byte {
 	switch n {
 	case normRFC:
-		return appendRFC(dst, s)
+		return appendRFC(dst, s, &rfcPathLiteral, false)
 	case normV1:
 		return appendV1(dst, s)
 	}
@@ -95,7 +108,7 @@ func (n normalizer) appendPattern(dst []byte, s string) []byte {
 	case n.unchanged(s):
 		return append(dst, s...)
 	case n == normRFC:
-		return appendRFC(dst, s)
+		return appendRFC(dst, s, &rfcLiteral, true)
 	case n == normV1:
 		return appendV1(dst, s)
 	}
@@ -109,18 +122,20 @@ func (n normalizer) unchanged(s string) bool {
 		switch {
 		case c == '%' || c >= 0x80:
 			return false
-		case n == normRFC && !rfcLiteral[c]:
+		case n == normRFC && !rfcLiteral[c] && (c != '$' || i < len(s)-1):
 			return false
 		}
 	}
 	return true
 }
 
-func appendRFC(dst []byte, s string) []byte {
+// appendRFC appends s normalised for normRFC: the octets literal marks
+// stay bare, and so does a final "$" in a pattern (endAnchor).
+func appendRFC(dst []byte, s string, literal *[256]bool, endAnchor bool) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if rfcLiteral[c] {
+		if literal[c] || c == '$' && endAnchor && i == len(s)-1 {
 			i++
 			continue
 		}

@@ -911,14 +911,14 @@ func (d *driver) xhtml(f *frame, el *filter.Element, at *attrs) {
 // in XML; the META is compared with it when the document ends.
 func (d *driver) metaTag(name, content string) {
 	ds := d.core.Meta([]byte(name), []byte(content), d.pos, false)
-	if len(ds) == 0 {
+	if ds == nil {
 		return
 	}
 	m := &d.meta
-	if !m.seen {
-		m.seen, m.pos, m.content = true, d.pos, strings.Clone(content)
-	}
-	for _, x := range ds {
+	for x := range ds {
+		if !m.seen {
+			m.seen, m.pos, m.content = true, d.pos, strings.Clone(content)
+		}
 		switch x.Name {
 		case "noindex":
 			m.noindex = true
