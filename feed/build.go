@@ -10,6 +10,7 @@ import (
 	"github.com/antchfx/xmlquery"
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/weburl"
 )
 
 // recordBuffers are what the runs of a document's entries share: the
@@ -240,7 +241,7 @@ func (rb *entryBuffers) baseAt(n *xmlquery.Node) *url.URL {
 }
 
 // ancestorBase is the base URL in effect at n, an ancestor of the entries:
-// the caller's base (read as filter.ParseBase reads it), then every
+// the caller's base (read as weburl.ParseBase reads it), then every
 // xml:base from the document element down to n. Each ancestor's base is
 // resolved once (rb.bases), so that a feed of many entries under deeply
 // nested xml:base values costs one resolution per element, not one per
@@ -250,7 +251,7 @@ func (rb *entryBuffers) ancestorBase(n *xmlquery.Node, docBase string) *url.URL 
 		if docBase == "" {
 			return nil
 		}
-		u, _ := filter.ParseBase(docBase) // checked before any entry is read
+		u, _ := weburl.ParseBase(docBase) // checked before any entry is read
 		return u
 	}
 	if u, ok := rb.bases[n]; ok {
@@ -266,8 +267,8 @@ func (rb *entryBuffers) ancestorBase(n *xmlquery.Node, docBase string) *url.URL 
 
 // xmlBaseOf is the base in effect at n whose parent's is base: n's
 // xml:base resolved against it as the XML stage resolves it
-// (filter.ParseReference, filter.ResolveReference); a value that does not
-// parse or resolve, or whose URL would be longer than filter.MaxBaseLen,
+// (weburl.ParseReference, weburl.ResolveReference); a value that does not
+// parse or resolve, or whose URL would be longer than weburl.MaxBaseLen,
 // is ignored, as there.
 func xmlBaseOf(n *xmlquery.Node, base *url.URL) *url.URL {
 	for _, a := range n.Attr {
@@ -275,14 +276,14 @@ func xmlBaseOf(n *xmlquery.Node, base *url.URL) *url.URL {
 			continue
 		}
 		v := strings.TrimSpace(a.Value)
-		if len(v) > filter.MaxBaseLen {
+		if len(v) > weburl.MaxBaseLen {
 			continue
 		}
-		ref, err := filter.ParseReference(base, v)
+		ref, err := weburl.ParseReference(base, v)
 		if err != nil {
 			continue
 		}
-		if u, ok := filter.ResolveReference(base, ref); ok && len(u.String()) <= filter.MaxBaseLen {
+		if u, ok := weburl.ResolveReference(base, ref); ok && len(u.String()) <= weburl.MaxBaseLen {
 			base = u
 		}
 	}
@@ -292,6 +293,6 @@ func xmlBaseOf(n *xmlquery.Node, base *url.URL) *url.URL {
 // resolveAt resolves a entry's link (an href or a link's text) against
 // the base in effect at n, as the links output resolves links.
 func (rb *entryBuffers) resolveAt(n *xmlquery.Node, href string) string {
-	u, _ := filter.ResolveHref(rb.baseAt(n), href)
+	u, _ := weburl.ResolveHref(rb.baseAt(n), href)
 	return u
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/robofilter/robofilter/feed"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/shared"
+	"github.com/robofilter/robofilter/weburl"
 	"github.com/robofilter/robofilter/xmlstream"
 )
 
@@ -448,7 +449,7 @@ func TestEntriesResolveXMLBaseAsTheXMLStage(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`<feed xmlns="http://www.w3.org/2005/Atom" xml:base="HTTP://Example.COM:80/">`)
 	b.WriteString(strings.Repeat(`<g xml:base="x/">`, depth))
-	b.WriteString(`<g xml:base="` + strings.Repeat("y", filter.MaxBaseLen) + `/">`) // too long: ignored
+	b.WriteString(`<g xml:base="` + strings.Repeat("y", weburl.MaxBaseLen) + `/">`) // too long: ignored
 	for i := 0; i < entries; i++ {
 		fmt.Fprintf(&b, `<entry><link href="p%d.html"/><content type="html">&lt;a href="q\r.html">q&lt;/a></content></entry>`, i)
 	}

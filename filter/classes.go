@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/robofilter/robofilter/internal/ascii"
+	"github.com/robofilter/robofilter/internal/quote"
 )
 
 // Dialects is the set of in-page exclusion dialects honoured (SPEC section 4).
@@ -36,7 +39,7 @@ var dialectNames = []struct {
 func ParseDialects(list string) (Dialects, error) {
 	var d Dialects
 	for _, name := range strings.Split(list, ",") {
-		name = asciiLower(strings.TrimSpace(name))
+		name = ascii.ToLower(strings.TrimSpace(name))
 		if name == "" {
 			continue
 		}
@@ -121,9 +124,9 @@ func (v *classVerdict) warn() bool {
 func profileSuffix(s []byte) (Override, bool) {
 	for _, n := range switchNames {
 		switch {
-		case equalFoldASCII(s, n.off):
+		case ascii.EqualFold(s, n.off):
 			return Override{Off: n.bit}, true
-		case equalFoldASCII(s, n.on):
+		case ascii.EqualFold(s, n.on):
 			return Override{On: n.bit}, true
 		}
 	}
@@ -133,7 +136,7 @@ func profileSuffix(s []byte) (Override, bool) {
 func asciiSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
 
 func hasPrefixFold(b []byte, prefix string) bool {
-	return len(b) >= len(prefix) && equalFoldASCII(b[:len(prefix)], prefix)
+	return len(b) >= len(prefix) && ascii.EqualFold(b[:len(prefix)], prefix)
 }
 
 // mentionsRobot is the fast path: almost no class attribute says "robot".
@@ -186,14 +189,14 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (i
 			if trimmed := bytes.Trim(f, TypographicQuotes); len(trimmed) != len(f) {
 				tok = trimmed
 				if v.warnToken() {
-					v.warnings = append(v.warnings, fmt.Sprintf("class token %q has typographic quotes around it; read as %q", clip(f, 80), clip(tok, 80)))
+					v.warnings = append(v.warnings, fmt.Sprintf("class token %q has typographic quotes around it; read as %q", quote.Clip(f, 80), quote.Clip(tok, 80)))
 				}
 			}
 		}
 		switch {
 		case hasPrefixFold(tok, "robots-"):
 			suffix := tok[len("robots-"):]
-			if equalFoldASCII(suffix, "nocontent") {
+			if ascii.EqualFold(suffix, "nocontent") {
 				if dialects&DialectNoContent != 0 {
 					var c Switch
 					generic, c = generic.merge(Override{Off: NoIndex})
@@ -207,7 +210,7 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (i
 			o, ok := profileSuffix(suffix)
 			if !ok {
 				if v.warnToken() {
-					v.warnings = append(v.warnings, fmt.Sprintf("unknown Robot Exclusion Profile class %q ignored (a typo here leaks content)", clip(tok, 80)))
+					v.warnings = append(v.warnings, fmt.Sprintf("unknown Robot Exclusion Profile class %q ignored (a typo here leaks content)", quote.Clip(tok, 80)))
 				}
 				continue
 			}
@@ -226,14 +229,14 @@ func resolveClasses(class []byte, dialects Dialects, agentIsRobot func(n int) (i
 			n, err := strconv.Atoi(string(tok[5:dash]))
 			if err != nil {
 				if errors.Is(err, strconv.ErrRange) && v.warnToken() {
-					v.warnings = append(v.warnings, fmt.Sprintf("per-robot class %q: no robot has so large a number; ignored", clip(tok, 80)))
+					v.warnings = append(v.warnings, fmt.Sprintf("per-robot class %q: no robot has so large a number; ignored", quote.Clip(tok, 80)))
 				}
 				continue
 			}
 			o, ok := profileSuffix(tok[dash+1:])
 			if !ok {
 				if v.warnToken() {
-					v.warnings = append(v.warnings, fmt.Sprintf("unknown per-robot class %q ignored", clip(tok, 80)))
+					v.warnings = append(v.warnings, fmt.Sprintf("unknown per-robot class %q ignored", quote.Clip(tok, 80)))
 				}
 				continue
 			}

@@ -3,7 +3,9 @@ package filter
 import (
 	"fmt"
 	"net/url"
-	"unicode/utf8"
+
+	"github.com/robofilter/robofilter/internal/quote"
+	"github.com/robofilter/robofilter/weburl"
 )
 
 // Core is one document's run. It is not safe for concurrent use.
@@ -59,7 +61,7 @@ func NewCore(opts Options, out Outputs) (*Core, error) {
 		c.dialects = AllDialects
 	}
 	if opts.Base != "" {
-		u, err := ParseBase(opts.Base)
+		u, err := weburl.ParseBase(opts.Base)
 		if err != nil {
 			return nil, err
 		}
@@ -102,7 +104,7 @@ func (c *Core) Warn(pos Pos, format string, args ...any) {
 		c.res.WarningsDropped++ // not formatted
 		return
 	}
-	w := Warning{Pos: pos, Line: pos.Line, Col: pos.Col, Offset: pos.Offset, Message: clip(fmt.Sprintf(format, args...), MaxWarningBytes)}
+	w := Warning{Pos: pos, Line: pos.Line, Col: pos.Col, Offset: pos.Offset, Message: quote.Clip(fmt.Sprintf(format, args...), MaxWarningBytes)}
 	if c.out.Warning != nil {
 		c.out.Warning(w)
 	}
@@ -223,16 +225,4 @@ func (c *Core) Finish() (*Result, error) {
 	}
 	c.res.Directives = c.doc
 	return &c.res, err
-}
-
-// clip returns s, or its first n bytes (cut between characters) and an
-// ellipsis; a long []byte is not copied whole to be clipped.
-func clip[S ~string | ~[]byte](s S, n int) string {
-	if len(s) <= n {
-		return string(s)
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return string(s[:n]) + "…"
 }

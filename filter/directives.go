@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/robofilter/robofilter/internal/ascii"
 )
 
 // Directives are the document-level robots rules in force (SPEC section 2):
@@ -134,7 +136,7 @@ func ParseDirectives(content string) []Directive {
 // none), at the same offsets: names are cut from it, values from s.
 type directiveText struct{ s, lower string }
 
-func newDirectiveText(s string) directiveText { return directiveText{s, asciiLower(s)} }
+func newDirectiveText(s string) directiveText { return directiveText{s, ascii.ToLower(s)} }
 
 // directiveToken is one comma-separated token of a directiveText, before
 // the words of a token are split (directiveText.each).
@@ -388,7 +390,7 @@ func AgentMatches(name, agent string) bool {
 	if i := strings.IndexAny(product, "/ \t"); i >= 0 {
 		product = product[:i]
 	}
-	return equalFoldASCII(name, product) || equalFoldASCII(name, strings.TrimSpace(agent))
+	return ascii.EqualFold(name, product) || ascii.EqualFold(name, strings.TrimSpace(agent))
 }
 
 // Add applies directives from one source. It returns a warning text for each
@@ -714,7 +716,7 @@ func imagePreviewRank(v string) int {
 // none, standard and large ("" for another).
 func imagePreviewName(v string) string {
 	for _, name := range [...]string{"none", "standard", "large"} {
-		if equalFoldASCII(v, name) {
+		if ascii.EqualFold(v, name) {
 			return name
 		}
 	}

@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/robofilter/robofilter/internal/ascii"
+	"github.com/robofilter/robofilter/internal/quote"
 )
 
 // refDirectives are the document-level robots rules in force (SPEC section 2):
@@ -95,7 +98,7 @@ func refParseDirectives(content string) []Directive {
 
 func refSplitDirective(tok string) Directive {
 	name, value, found := strings.Cut(tok, ":")
-	name = asciiLower(strings.TrimSpace(name))
+	name = ascii.ToLower(strings.TrimSpace(name))
 	if !found {
 		return Directive{Name: name}
 	}
@@ -108,12 +111,12 @@ func refSplitDirective(tok string) Directive {
 // unavailable_after: Saturday, 15-Jan-94 …").
 func refStartsDate(tok string) bool {
 	const key = "unavailable_after:"
-	i := strings.LastIndex(asciiLower(tok), key)
+	i := strings.LastIndex(ascii.ToLower(tok), key)
 	return i >= 0 && refIsDayName(tok[i+len(key):])
 }
 
 func refIsDayName(s string) bool {
-	switch asciiLower(strings.TrimSpace(s)) {
+	switch ascii.ToLower(strings.TrimSpace(s)) {
 	case "mon", "tue", "wed", "thu", "fri", "sat", "sun",
 		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
 		return true
@@ -223,7 +226,7 @@ func (d *refDirectives) add(x Directive) string {
 		_, w, _ := d.limit(&d.MaxVideoPreview, x)
 		return w
 	case "max-image-preview":
-		v := asciiLower(x.Value)
+		v := ascii.ToLower(x.Value)
 		if refImagePreviewRank(v) < 0 {
 			d.other(x)
 			return fmt.Sprintf("max-image-preview value %q is not none, standard or large; ignored", x.Value)
@@ -444,7 +447,7 @@ func checkAgainstReference(t *testing.T, v string) {
 			warns = warns[:MaxWarnings]
 		}
 		for i := range warns {
-			warns[i] = clip(warns[i], MaxWarningBytes)
+			warns[i] = quote.Clip(warns[i], MaxWarningBytes)
 		}
 		if !reflect.DeepEqual(msgs, warns) && len(msgs)+len(warns) > 0 {
 			t.Fatalf("%q, agent %q: a run warns %q, the reference %q", v, agent, msgs, warns)

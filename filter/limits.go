@@ -19,15 +19,6 @@ const (
 // where that is less.
 func TextPiece(maxToken int) int { return min(1<<20, maxToken/2) }
 
-// MaxBaseLen bounds a base URL (the document's, a <base href>, an
-// xml:base), as written and resolved: every relative link's URL repeats
-// its base, so a long one multiplies the links output. A page of one 8 KB
-// <base href> and a million <a href=#> (15 MB) gave 8 GB of links; with
-// 2 KiB, the links output is at most about 140 times the input. 2,048
-// bytes is the bound sitemaps put on a URL, and about what browsers and
-// crawlers have long taken (2,083); no real page's base comes near it.
-const MaxBaseLen = 2 << 10
-
 // The limit errors, the same for every format; parsers return them wrapped
 // in a *PosError that says where the limit was exceeded.
 var (

@@ -11,6 +11,7 @@ import (
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/chunked"
 	"github.com/robofilter/robofilter/phrase"
+	"github.com/robofilter/robofilter/weburl"
 )
 
 // These go through robofilter.Process rather than the core's own calls, so
@@ -260,21 +261,21 @@ func TestLateBaseHrefWarnsOfTheLinksBeforeIt(t *testing.T) {
 	}
 }
 
-// A base longer than filter.MaxBaseLen, as written or once resolved, is
+// A base longer than weburl.MaxBaseLen, as written or once resolved, is
 // ignored with a warning (every relative link would repeat it: a 350 KB page
 // with one long base gave 2 GB of links); a document URL that long is an
 // error before anything is read.
 func TestLongBaseIsIgnored(t *testing.T) {
-	long := strings.Repeat("d", filter.MaxBaseLen)
+	long := strings.Repeat("d", weburl.MaxBaseLen)
 	for _, c := range []struct {
 		name, base, page, url, warning string
 	}{
 		{"written", "https://a.example/p/q.html", `<base href="https://b.example/` + long + `/"><a href="y">y</a>`,
-			"https://a.example/p/y", fmt.Sprintf("is longer than %d bytes; ignored", filter.MaxBaseLen)},
-		{"resolved", "https://a.example/" + long[:200] + "/", `<base href="` + long[:filter.MaxBaseLen-100] + `/"><a href="y">y</a>`,
-			"https://a.example/" + long[:200] + "/y", fmt.Sprintf("resolves to a URL of %d bytes, longer than %d; ignored", len("https://a.example/")+200+1+filter.MaxBaseLen-100+1, filter.MaxBaseLen)},
-		{"at the bound", "https://a.example/p/q.html", `<base href="https://b.example/` + long[:filter.MaxBaseLen-len("https://b.example//")] + `/"><a href="y">y</a>`,
-			"https://b.example/" + long[:filter.MaxBaseLen-len("https://b.example//")] + "/y", ""},
+			"https://a.example/p/y", fmt.Sprintf("is longer than %d bytes; ignored", weburl.MaxBaseLen)},
+		{"resolved", "https://a.example/" + long[:200] + "/", `<base href="` + long[:weburl.MaxBaseLen-100] + `/"><a href="y">y</a>`,
+			"https://a.example/" + long[:200] + "/y", fmt.Sprintf("resolves to a URL of %d bytes, longer than %d; ignored", len("https://a.example/")+200+1+weburl.MaxBaseLen-100+1, weburl.MaxBaseLen)},
+		{"at the bound", "https://a.example/p/q.html", `<base href="https://b.example/` + long[:weburl.MaxBaseLen-len("https://b.example//")] + `/"><a href="y">y</a>`,
+			"https://b.example/" + long[:weburl.MaxBaseLen-len("https://b.example//")] + "/y", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var urls []string
@@ -301,7 +302,7 @@ func TestLongBaseIsIgnored(t *testing.T) {
 	}
 	opts := robofilter.Options{}
 	opts.Base = "https://a.example/" + long
-	if _, err := robofilter.Process(strings.NewReader(`<a href="y">y</a>`), opts, robofilter.Outputs{}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("is longer than %d bytes", filter.MaxBaseLen)) {
+	if _, err := robofilter.Process(strings.NewReader(`<a href="y">y</a>`), opts, robofilter.Outputs{}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("is longer than %d bytes", weburl.MaxBaseLen)) {
 		t.Errorf("a document URL of %d bytes: error %v, want one saying it is too long", len(opts.Base), err)
 	}
 }

@@ -3,6 +3,8 @@ package filter
 import (
 	"bytes"
 	"strings"
+
+	"github.com/robofilter/robofilter/internal/quote"
 )
 
 // CommentMarker is what a comment says in the comment dialects, whose
@@ -53,12 +55,12 @@ func ParseCommentMarker(data []byte) CommentMarker {
 		}
 	case 'g':
 		if !hasPrefixFold(data, "googleoff:") && !hasPrefixFold(data, "googleon:") {
-			return CommentMarker{NearMiss: nearMiss(data), Text: clip(string(data), 200)}
+			return CommentMarker{NearMiss: nearMiss(data), Text: quote.Clip(string(data), 200)}
 		}
 	default:
 		return CommentMarker{}
 	}
-	m := CommentMarker{Text: clip(string(data), 200)}
+	m := CommentMarker{Text: quote.Clip(string(data), 200)}
 	low := strings.ToLower(string(data))
 	switch low {
 	case "noindex":
@@ -93,7 +95,7 @@ func ParseCommentMarker(data []byte) CommentMarker {
 			sw |= NoIndex | NoAnchorText | NoArchive
 		default:
 			if len(m.Unknown) < maxUnknownFlags {
-				m.Unknown = append(m.Unknown, clip(f, 80))
+				m.Unknown = append(m.Unknown, quote.Clip(f, 80))
 			}
 		}
 	}

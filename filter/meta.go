@@ -5,6 +5,9 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+
+	"github.com/robofilter/robofilter/internal/ascii"
+	"github.com/robofilter/robofilter/internal/quote"
 )
 
 // Meta handles a <meta name=… content=…> element: robots META for every
@@ -12,7 +15,7 @@ import (
 // (XHTML read as XML, where the robots PI decides) the robots rules are
 // only returned, for the caller to compare with the PI.
 func (c *Core) Meta(name, content []byte, pos Pos, obey bool) iter.Seq[Directive] {
-	n := asciiLower(strings.TrimSpace(string(name)))
+	n := ascii.ToLower(strings.TrimSpace(string(name)))
 	origin := ""
 	switch {
 	case n == "robots":
@@ -22,7 +25,7 @@ func (c *Core) Meta(name, content []byte, pos Pos, obey bool) iter.Seq[Directive
 	case strings.HasPrefix(n, "robotexclusion.robotname"):
 		num, err := strconv.Atoi(n[len("robotexclusion.robotname"):])
 		if err != nil || num < 0 {
-			c.Warn(pos, "meta name %q: the robot number is not a number; ignored", clip(name, 80))
+			c.Warn(pos, "meta name %q: the robot number is not a number; ignored", quote.Clip(name, 80))
 			return nil
 		}
 		if c.robotNames == nil {
@@ -33,12 +36,12 @@ func (c *Core) Meta(name, content []byte, pos Pos, obey bool) iter.Seq[Directive
 		if !ok && len(c.robotNames) >= MaxRobotNames {
 			if !c.robotNamesFull {
 				c.robotNamesFull = true
-				c.Warn(pos, "meta name %q: more than %d robot numbers named; this one and later new ones are ignored", clip(name, 80), MaxRobotNames)
+				c.Warn(pos, "meta name %q: more than %d robot numbers named; this one and later new ones are ignored", quote.Clip(name, 80), MaxRobotNames)
 			}
 			return nil
 		}
-		if ok && !equalFoldASCII(old, v) {
-			c.Warn(pos, "meta name %q names robot %d %q after %q; the later name applies", name, num, clip(v, 80), clip(old, 80))
+		if ok && !ascii.EqualFold(old, v) {
+			c.Warn(pos, "meta name %q names robot %d %q after %q; the later name applies", name, num, quote.Clip(v, 80), quote.Clip(old, 80))
 		}
 		c.robotNames[num] = v
 		return nil
@@ -148,7 +151,7 @@ func (c *Core) HeadProfile(profile []byte) (turnedOn bool) {
 	for _, f := range bytes.Fields(profile) {
 		u := strings.Trim(string(f), TypographicQuotes+`"'`)
 		if strings.Trim(string(f), TypographicQuotes) != string(f) {
-			c.Warn(c.position(), "head profile URI %q has typographic quotes around it; read as %q", clip(f, 80), clip(u, 80))
+			c.Warn(c.position(), "head profile URI %q has typographic quotes around it; read as %q", quote.Clip(f, 80), quote.Clip(u, 80))
 		}
 		if strings.HasSuffix(u, "robots-profile#") || strings.HasSuffix(u, "robots-profile") {
 			c.profileOK = true
@@ -167,5 +170,5 @@ const MaxRobotNames = 10000
 // named is false while no META has named robot n.
 func (c *Core) agentIsRobot(n int) (is, named bool) {
 	name, named := c.robotNames[n]
-	return name != "" && c.opts.Agent != "" && strings.Contains(asciiLower(c.opts.Agent), asciiLower(name)), named
+	return name != "" && c.opts.Agent != "" && strings.Contains(ascii.ToLower(c.opts.Agent), ascii.ToLower(name)), named
 }

@@ -1,5 +1,7 @@
 package filter
 
+import "github.com/robofilter/robofilter/internal/quote"
+
 // Layout is how an element's boundaries affect the text.
 type Layout uint8
 
@@ -124,7 +126,7 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 		}
 		ov, dialect = v.override, v.dialect
 		if !ov.IsZero() && c.needsRegion(ov) {
-			marker = `class="` + clip(el.Class, 80) + `"`
+			marker = `class="` + quote.Clip(el.Class, 80) + `"`
 		}
 	}
 	if ov.On&NoIndex != 0 && el.Tag == "noindex" && c.dialects&DialectYandex != 0 {

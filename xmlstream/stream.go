@@ -15,6 +15,7 @@ import (
 
 	"github.com/robofilter/robofilter/elements"
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/weburl"
 	"golang.org/x/net/html/atom"
 )
 
@@ -1045,7 +1046,7 @@ func (d *driver) unbind(mark int) {
 // each. A real document's bases are short and far apart: it never gets
 // near the bound.
 const (
-	maxBaseLen      = filter.MaxBaseLen
+	maxBaseLen      = weburl.MaxBaseLen
 	maxBaseBytes    = 4 << 20
 	baseWorkFree    = 8 * maxBaseBytes
 	baseWorkPerByte = 8
@@ -1071,12 +1072,12 @@ func (d *driver) xmlBase(parent *url.URL, parentLen int, v string) (u *url.URL, 
 		base, parentLen = d.core.Base(), d.measureDocBase()
 	}
 	d.baseWork += parentLen + len(v)
-	ref, err := filter.ParseReference(base, strings.Clone(v)) // the URL keeps its text
+	ref, err := weburl.ParseReference(base, strings.Clone(v)) // the URL keeps its text
 	if err != nil {
 		d.core.Warn(d.pos, "xml:base %q does not parse (%v); ignored", clipRunes(v, 80), err)
 		return nil, 0, false
 	}
-	u, ok = filter.ResolveReference(base, ref)
+	u, ok = weburl.ResolveReference(base, ref)
 	if !ok {
 		d.core.Warn(d.pos, "xml:base %q does not resolve against %s; ignored", clipRunes(v, 80), base)
 		return nil, 0, false

@@ -11,8 +11,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/robofilter/robofilter"
-	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/robotstxt"
+	"github.com/robofilter/robofilter/weburl"
 )
 
 func allowedCommand() *cli.Command {
@@ -206,7 +206,7 @@ func eachLine(r io.Reader, max int, fn func(n int, line string) error, tooLong f
 
 // hasScheme reports whether s starts with a URL scheme and "://".
 func hasScheme(s string) bool {
-	i := filter.SchemeEnd(s)
+	i := weburl.SchemeEnd(s)
 	return i > 0 && strings.HasPrefix(s[i:], "://")
 }
 

@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	"github.com/robofilter/robofilter"
-	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/warc"
+	"github.com/robofilter/robofilter/weburl"
 )
 
 // warcDocuments processes every response and resource record of a WARC
@@ -38,7 +38,7 @@ func (rc *runConfig) warcDocuments(name string, r io.Reader, fn documentFunc) (b
 		}
 		opts := rc.flagOpts
 		uri := rec.TargetURI()
-		if _, err := filter.ParseBase(uri); uri != "" && err == nil {
+		if _, err := weburl.ParseBase(uri); uri != "" && err == nil {
 			opts.Base = uri
 		}
 		body := rec.Block

@@ -1,4 +1,4 @@
-package filter
+package weburl
 
 import (
 	"math/rand"
@@ -10,7 +10,7 @@ import (
 // resolvePlain is plainResolution's URL, for the tests that check it
 // against net/url.
 func resolvePlain(base *url.URL, href string) (string, bool) {
-	scheme, host, ok := plainResolution(base, href, plainURL([]byte(href)))
+	scheme, host, ok := PlainResolution(base, href, plainURL([]byte(href)))
 	if !ok || scheme == "" {
 		return href, ok
 	}
@@ -62,13 +62,13 @@ func TestHrefFastPathsAgreeWithDefinitions(t *testing.T) {
 		for j := 0; j < rng.Intn(10); j++ {
 			b = append(b, parts[rng.Intn(len(parts))]...)
 		}
-		if got, want := trimHref(b), trimDefinition(b); got != want {
+		if got, want := Trim(b), trimDefinition(b); got != want {
 			t.Errorf("trimHref(%q) = %q, want %q", b, got, want)
 		}
 		if got, want := plainURL(b), plainDefinition(string(b)); got != want {
 			t.Errorf("plainURL(%q) = %v, want %v", b, got, want)
 		}
-		if href, plain := hrefAsParsed(b); plain != plainDefinition(string(href)) {
+		if href, plain := AsParsed(b); plain != plainDefinition(string(href)) {
 			t.Errorf("hrefAsParsed(%q) says plain %v for %q", b, plain, href)
 		}
 	}

@@ -1,4 +1,4 @@
-package filter
+package weburl
 
 import (
 	"net/url"
@@ -71,7 +71,7 @@ func TestWebURLsResolveAsBrowsersDo(t *testing.T) {
 		{"path case kept", "http://a.example/A/B?C#D", "http://a.example/A/B?C#D", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, why := resolveSlow(base, c.href)
+			got, why := Resolve(base, c.href)
 			if c.why != "" {
 				if !strings.Contains(why, c.why) {
 					t.Errorf("%q: URL %q, reason %q, want a reason containing %q", c.href, got, why, c.why)
@@ -152,11 +152,11 @@ func TestWebURLsFollowTheStandardWhereNetURLDiffers(t *testing.T) {
 // Without a base, an http(s) URL with no slashes names its host; a
 // relative reference stays as written.
 func TestWebURLsWithoutABase(t *testing.T) {
-	if got, why := resolveSlow(nil, "http:// 00000"); !strings.Contains(why, "no URL") {
+	if got, why := Resolve(nil, "http:// 00000"); !strings.Contains(why, "no URL") {
 		t.Errorf("an absolute URL that does not parse, without a base: URL %q, reason %q; want no URL", got, why)
 	}
 	u, _ := url.Parse("http:e2/")
-	if why := normalizeWeb(u); !strings.Contains(why, "no host") {
+	if why := Normalize(u); !strings.Contains(why, "no host") {
 		t.Errorf("http:e2/ as net/url reads it (opaque): reason %q, want no host", why)
 	}
 	for href, want := range map[string]string{
@@ -169,7 +169,7 @@ func TestWebURLsWithoutABase(t *testing.T) {
 		"//B.example/x":           "//B.example/x",
 		"mailto:A@B.Test":         "mailto:A@B.Test",
 	} {
-		if got, why := resolveSlow(nil, href); got != want || why != "" {
+		if got, why := Resolve(nil, href); got != want || why != "" {
 			t.Errorf("%q: URL %q (reason %q), want %q", href, got, why, want)
 		}
 	}
@@ -190,7 +190,7 @@ func TestWebResolutionAllocations(t *testing.T) {
 		{"x.html", 3}, {"sub/page#frag", 3}, {"?page=2", 2}, {"../a/b.html?q=1", 4},
 		{"http://other.example/a/b", 3}, {"//cdn.example/x.js", 3},
 	} {
-		if n := testing.AllocsPerRun(100, func() { resolveSlow(base, c.href) }); n > c.max {
+		if n := testing.AllocsPerRun(100, func() { Resolve(base, c.href) }); n > c.max {
 			t.Errorf("%q: %v allocations, want at most %v", c.href, n, c.max)
 		}
 	}
@@ -241,7 +241,7 @@ func TestFastPathTakesCanonicalPorts(t *testing.T) {
 		if ok != c.fast {
 			t.Errorf("%q: fast path %v, want %v", c.href, ok, c.fast)
 		}
-		if want, _ := resolveSlow(c.base, c.href); ok && got != want {
+		if want, _ := Resolve(c.base, c.href); ok && got != want {
 			t.Errorf("%q: fast %q, full %q", c.href, got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package filter
+package weburl
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/robofilter/robofilter/internal/quote"
 	"golang.org/x/net/idna"
 )
 
@@ -17,7 +18,7 @@ import (
 // by the WHATWG URL standard, which treats http and https ("special"
 // schemes) differently in ways that change where a link goes or how the
 // same URL is spelt. For those schemes, robofilter reads and writes URLs
-// by the standard (webHref, parseWeb, resolveWeb, normalizeWeb,
+// by the standard (webHref, parseWeb, resolveWeb, Normalize,
 // webString), and leaves net/url the fields of url.URL to keep them in: a
 // crawler that deduplicates URLs must see one spelling of each.
 
@@ -59,7 +60,7 @@ func webHref(base *url.URL, href string) (s string, web bool) {
 // parseWeb reads s, a reference as webHref writes it for http(s), as the
 // URL standard reads it: the userinfo is what comes before the last '@'
 // of the authority, the host and port are checked and written as
-// normalizeWeb has them (the error says why they are none), and the path,
+// Normalize has them (the error says why they are none), and the path,
 // query and fragment are split off and kept as written (RawPath,
 // RawQuery, RawFragment; Path and Fragment decoded, a '%' that starts no
 // escape left as it is). net/url reads none of it: it refuses hosts and
@@ -92,7 +93,7 @@ func parseWeb(s string) (*url.URL, error) {
 		rest = rest[:i]
 	}
 	u.Path, u.RawPath = percentDecode(rest), rest
-	if why := normalizeWeb(u); why != "" {
+	if why := Normalize(u); why != "" {
 		return nil, errors.New(strings.TrimPrefix(why, "no URL: "))
 	}
 	return u, nil
@@ -220,7 +221,7 @@ func webEscapedPath(u *url.URL) string {
 }
 
 // webString writes u, an http(s) URL that parseWeb, resolveWeb and
-// normalizeWeb have made, as the URL standard serializes it, followed by
+// Normalize have made, as the URL standard serializes it, followed by
 // fragment: "" for none, or '#' and the fragment as written (net/url
 // cannot tell an empty one from none), which it escapes.
 func webString(u *url.URL, fragment string) string {
@@ -359,18 +360,18 @@ func unhex(c byte) byte {
 // MaxBaseLen, as written or so spelt, is an error.
 func ParseBase(s string) (*url.URL, error) {
 	if len(s) > MaxBaseLen {
-		return nil, fmt.Errorf("base URL %q is longer than %d bytes", clip(s, 80), MaxBaseLen)
+		return nil, fmt.Errorf("base URL %q is longer than %d bytes", quote.Clip(s, 80), MaxBaseLen)
 	}
 	u, err := ParseReference(nil, s)
 	if err != nil {
 		return nil, fmt.Errorf("base URL %q: %w", s, err)
 	}
 	u, _ = ResolveReference(nil, u) // an absolute URL without dot segments
-	if why := normalizeWeb(u); why != "" {
-		return nil, fmt.Errorf("base URL %q: %s", clip(s, 80), strings.TrimPrefix(why, "no URL: "))
+	if why := Normalize(u); why != "" {
+		return nil, fmt.Errorf("base URL %q: %s", quote.Clip(s, 80), strings.TrimPrefix(why, "no URL: "))
 	}
 	if n := len(u.String()); n > MaxBaseLen {
-		return nil, fmt.Errorf("base URL %q is %d bytes long once written as a URL, longer than %d", clip(s, 80), n, MaxBaseLen)
+		return nil, fmt.Errorf("base URL %q is %d bytes long once written as a URL, longer than %d", quote.Clip(s, 80), n, MaxBaseLen)
 	}
 	return u, nil
 }
@@ -415,12 +416,12 @@ func backslashesAsSlashes(s string) string {
 	return strings.ReplaceAll(s[:end], `\`, "/") + s[end:]
 }
 
-// normalizeWeb spells an http(s) URL as the URL standard serializes it:
+// Normalize spells an http(s) URL as the URL standard serializes it:
 // the host lower-cased, an internationalized one in punycode, a numeric
 // one as a dotted IPv4 address; the scheme's default port dropped; an
 // empty path "/". It returns why the URL is no URL (a host that is none,
 // a port out of range), or "". Other schemes are left as they are.
-func normalizeWeb(u *url.URL) string {
+func Normalize(u *url.URL) string {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return ""
 	}
@@ -490,12 +491,12 @@ func webHost(host string) (string, string) {
 	}
 	for label := range strings.SplitSeq(host, ".") {
 		if strings.EqualFold(label, "xn--") {
-			return "", fmt.Sprintf("no URL: host %q has an empty punycode label", clip(host, 80))
+			return "", fmt.Sprintf("no URL: host %q has an empty punycode label", quote.Clip(host, 80))
 		}
 	}
 	var h string
 	if !ascii && (!utf8.ValidString(host) || strings.ContainsRune(host, utf8.RuneError)) {
-		return "", fmt.Sprintf("no URL: host %q is not valid UTF-8", clip(host, 80))
+		return "", fmt.Sprintf("no URL: host %q is not valid UTF-8", quote.Clip(host, 80))
 	}
 	if !ascii || strings.Contains(strings.ToLower(host), "xn--") {
 		var err error
@@ -505,24 +506,24 @@ func webHost(host string) (string, string) {
 			_, err = hostProfile.ToASCII(h)
 		}
 		if err != nil {
-			return "", fmt.Sprintf("no URL: host %q is not a domain name (%v)", clip(host, 80), err)
+			return "", fmt.Sprintf("no URL: host %q is not a domain name (%v)", quote.Clip(host, 80), err)
 		}
 	} else {
 		h = strings.ToLower(host)
 	}
 	if h == "" {
-		return "", fmt.Sprintf("no URL: host %q is empty as a domain name", clip(host, 80))
+		return "", fmt.Sprintf("no URL: host %q is empty as a domain name", quote.Clip(host, 80))
 	}
 
 	for i := 0; i < len(h); i++ {
 		if c := h[i]; c <= ' ' || c == 0x7f || strings.IndexByte("#%/:<>?@[\\]^|", c) >= 0 {
-			return "", fmt.Sprintf("no URL: host %q has the character %q, which no host has", clip(host, 80), c)
+			return "", fmt.Sprintf("no URL: host %q has the character %q, which no host has", quote.Clip(host, 80), c)
 		}
 	}
 	if endsInNumber(h) {
 		ip, ok := parseIPv4(h)
 		if !ok {
-			return "", fmt.Sprintf("no URL: host %q ends in a number but is no IPv4 address", clip(host, 80))
+			return "", fmt.Sprintf("no URL: host %q ends in a number but is no IPv4 address", quote.Clip(host, 80))
 		}
 		h = ip
 	}
@@ -619,7 +620,7 @@ func ipv4Number(p string) (uint64, bool) {
 func ipv6Host(host string) (string, string) {
 	a, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
 	if err != nil || !a.Is6() || a.Zone() != "" {
-		return "", fmt.Sprintf("no URL: host %q is no IPv6 address", clip(host, 80))
+		return "", fmt.Sprintf("no URL: host %q is no IPv6 address", quote.Clip(host, 80))
 	}
 	b := a.As16()
 	var piece [8]uint16
@@ -654,3 +655,12 @@ func ipv6Host(host string) (string, string) {
 	out.WriteByte(']')
 	return out.String(), ""
 }
+
+// MaxBaseLen bounds a base URL (the document's, a <base href>, an
+// xml:base), as written and resolved: every relative link's URL repeats
+// its base, so a long one multiplies the links output. A page of one 8 KB
+// <base href> and a million <a href=#> (15 MB) gave 8 GB of links; with
+// 2 KiB, the links output is at most about 140 times the input. 2,048
+// bytes is the bound sitemaps put on a URL, and about what browsers and
+// crawlers have long taken (2,083); no real page's base comes near it.
+const MaxBaseLen = 2 << 10
