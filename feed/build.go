@@ -266,24 +266,14 @@ func (rb *entryBuffers) ancestorBase(n *xmlquery.Node, docBase string) *url.URL 
 }
 
 // xmlBaseOf is the base in effect at n whose parent's is base: n's
-// xml:base resolved against it as the XML stage resolves it
-// (weburl.ParseReference, weburl.ResolveReference); a value that does not
-// parse or resolve, or whose URL would be longer than weburl.MaxBaseLen,
-// is ignored, as there.
+// xml:base resolved against it by the one rule (weburl.ResolveBase); a
+// value that is no base is ignored, as in the XML stage.
 func xmlBaseOf(n *xmlquery.Node, base *url.URL) *url.URL {
 	for _, a := range n.Attr {
 		if a.Name.Local != "base" || (a.NamespaceURI != nsXMLBase && a.Name.Space != "xml") {
 			continue
 		}
-		v := strings.TrimSpace(a.Value)
-		if len(v) > weburl.MaxBaseLen {
-			continue
-		}
-		ref, err := weburl.ParseReference(base, v)
-		if err != nil {
-			continue
-		}
-		if u, ok := weburl.ResolveReference(base, ref); ok && len(u.String()) <= weburl.MaxBaseLen {
+		if u, err := weburl.ResolveBase(base, a.Value); err == nil {
 			base = u
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"iter"
 	"net/url"
-	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -320,31 +319,14 @@ func (c *Core) BaseHref(href []byte) {
 	}
 	c.baseSet = true
 	h := weburl.Trim(href)
-	if len(h) > weburl.MaxBaseLen {
-		c.Warn(c.position(), "base href %q is longer than %d bytes; ignored", quote.Clip(h, 80), weburl.MaxBaseLen)
-		return
-	}
-	u, err := weburl.ParseReference(c.base, h)
+	r, err := weburl.ResolveBase(c.base, h)
 	if err != nil {
-		c.Warn(c.position(), "base href %q does not parse (%v); ignored", quote.Clip(h, 80), err)
+		c.Warn(c.position(), "base href %q %v; ignored", quote.Clip(h, 80), err)
 		return
 	}
-	if s := u.Scheme; s == "javascript" || s == "data" {
+	if s := r.Scheme; s == "javascript" || s == "data" {
 		// HTML's frozen base URL is then the document's own.
 		c.Warn(c.position(), "base href %q has a %s: URL, which HTML does not take as a base; ignored", quote.Clip(h, 80), s)
-		return
-	}
-	r, ok := weburl.ResolveReference(c.base, u)
-	if !ok {
-		c.Warn(c.position(), "base href %q does not resolve against %s; ignored", quote.Clip(h, 80), c.base)
-		return
-	}
-	if why := weburl.Normalize(r); why != "" {
-		c.Warn(c.position(), "base href %q: %s; ignored", quote.Clip(h, 80), strings.TrimPrefix(why, "no URL: "))
-		return
-	}
-	if n := len(r.String()); n > weburl.MaxBaseLen {
-		c.Warn(c.position(), "base href %q resolves to a URL of %d bytes, longer than %d; ignored", quote.Clip(h, 80), n, weburl.MaxBaseLen)
 		return
 	}
 	if c.resolved > 0 {

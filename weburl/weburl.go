@@ -356,22 +356,44 @@ func unhex(c byte) byte {
 }
 
 // ParseBase reads a document's URL (Options.Base, --base) as links are
-// read, in the URL standard's spelling for http(s); one longer than
-// MaxBaseLen, as written or so spelt, is an error.
+// read: ResolveBase with no base in effect.
 func ParseBase(s string) (*url.URL, error) {
-	if len(s) > MaxBaseLen {
-		return nil, fmt.Errorf("base URL %q is longer than %d bytes", quote.Clip(s, 80), MaxBaseLen)
-	}
-	u, err := ParseReference(nil, s)
+	u, err := ResolveBase(nil, s)
 	if err != nil {
-		return nil, fmt.Errorf("base URL %q: %w", s, err)
+		return nil, fmt.Errorf("base URL %q %w", quote.Clip(s, 80), err)
 	}
-	u, _ = ResolveReference(nil, u) // an absolute URL without dot segments
+	return u, nil
+}
+
+// ResolveBase is the one rule for every base robofilter takes: the
+// caller's (base nil), a <base href>, an xml:base. The value as written,
+// white space at its ends dropped, is read as the URL standard reads it
+// relative to the base in effect (nil: none), resolved against it, and
+// spelt as the standard spells it. It is no base, and the error says why
+// in words that follow the quoted value ("is longer than 2048 bytes"),
+// when it is longer than MaxBaseLen as written or resolved (every
+// relative link repeats its base), does not parse, does not resolve (a
+// relative reference against an opaque base), or names a host that is
+// none or a port out of range. HTML's rule that a javascript: or data:
+// URL is no base is the HTML stage's own.
+func ResolveBase(base *url.URL, value string) (*url.URL, error) {
+	v := strings.TrimSpace(value)
+	if len(v) > MaxBaseLen {
+		return nil, fmt.Errorf("is longer than %d bytes", MaxBaseLen)
+	}
+	ref, err := ParseReference(base, strings.Clone(v)) // the URL keeps its text
+	if err != nil {
+		return nil, fmt.Errorf("does not parse (%v)", err)
+	}
+	u, ok := ResolveReference(base, ref)
+	if !ok {
+		return nil, fmt.Errorf("does not resolve against %s", base)
+	}
 	if why := Normalize(u); why != "" {
-		return nil, fmt.Errorf("base URL %q: %s", quote.Clip(s, 80), strings.TrimPrefix(why, "no URL: "))
+		return nil, fmt.Errorf("is no URL: %s", strings.TrimPrefix(why, "no URL: "))
 	}
 	if n := len(u.String()); n > MaxBaseLen {
-		return nil, fmt.Errorf("base URL %q is %d bytes long once written as a URL, longer than %d", quote.Clip(s, 80), n, MaxBaseLen)
+		return nil, fmt.Errorf("resolves to a URL of %d bytes, longer than %d", n, MaxBaseLen)
 	}
 	return u, nil
 }

@@ -1059,11 +1059,7 @@ const (
 // warning) and parent stays in effect.
 func (d *driver) xmlBase(parent *url.URL, parentLen int, v string) (u *url.URL, n int, ok bool) {
 	v = strings.TrimSpace(v)
-	if len(v) > maxBaseLen {
-		d.core.Warn(d.pos, "xml:base %q is longer than %d bytes; ignored", clipRunes(v, 80), maxBaseLen)
-		return nil, 0, false
-	}
-	if read := d.scan.end() + int64(d.ents.expanded); int64(d.baseWork) > baseWorkFree+baseWorkPerByte*read {
+	if read := d.scan.end() + int64(d.ents.expanded); len(v) <= maxBaseLen && int64(d.baseWork) > baseWorkFree+baseWorkPerByte*read {
 		d.core.Warn(d.pos, "xml:base %q: resolving the document's xml:base values has gone through more than %d MiB of URLs and %d bytes per byte read; ignored", clipRunes(v, 80), baseWorkFree>>20, baseWorkPerByte)
 		return nil, 0, false
 	}
@@ -1071,24 +1067,17 @@ func (d *driver) xmlBase(parent *url.URL, parentLen int, v string) (u *url.URL, 
 	if base == nil {
 		base, parentLen = d.core.Base(), d.measureDocBase()
 	}
-	d.baseWork += parentLen + len(v)
-	ref, err := weburl.ParseReference(base, strings.Clone(v)) // the URL keeps its text
-	if err != nil {
-		d.core.Warn(d.pos, "xml:base %q does not parse (%v); ignored", clipRunes(v, 80), err)
-		return nil, 0, false
+	if len(v) <= maxBaseLen {
+		d.baseWork += parentLen + len(v)
 	}
-	u, ok = weburl.ResolveReference(base, ref)
-	if !ok {
-		d.core.Warn(d.pos, "xml:base %q does not resolve against %s; ignored", clipRunes(v, 80), base)
+	u, err := weburl.ResolveBase(base, v)
+	if err != nil {
+		d.core.Warn(d.pos, "xml:base %q %v; ignored", clipRunes(v, 80), err)
 		return nil, 0, false
 	}
 	n = len(u.String())
 	d.baseWork += n
-	switch {
-	case n > maxBaseLen:
-		d.core.Warn(d.pos, "xml:base %q resolves to a URL longer than %d bytes; ignored", clipRunes(v, 80), maxBaseLen)
-		return nil, 0, false
-	case d.baseBytes+n > maxBaseBytes:
+	if d.baseBytes+n > maxBaseBytes {
 		d.core.Warn(d.pos, "xml:base %q: the open elements' bases would exceed %d bytes; ignored", clipRunes(v, 80), maxBaseBytes)
 		return nil, 0, false
 	}
