@@ -10,6 +10,7 @@ import (
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/warc"
+	"github.com/urfave/cli/v2"
 )
 
 // warcDocuments processes every response and resource record of a WARC
@@ -35,9 +36,13 @@ func (rc *runConfig) warcDocuments(name string, r io.Reader, fn documentFunc) (b
 	for n := 1; ; n++ {
 		rec, err := wr.Next()
 		if warnings.err != nil {
-			return false, warnings.err
+			return false, cli.Exit(fmt.Sprintf("writing output: %v", warnings.err), exitFailure)
 		}
 		if err == io.EOF {
+			// Warnings after the last document are in no document's flush.
+			if werr := rc.stdout.Flush(); werr != nil {
+				return false, cli.Exit(fmt.Sprintf("writing output: %v", werr), exitFailure)
+			}
 			return ok, nil
 		}
 		if err != nil {

@@ -124,6 +124,12 @@ func TestWARCSkippedBytesAreWarnings(t *testing.T) {
 	if wantRecord := fmt.Sprintf(`{"type":"warc_warning","file":%q,"offset":%d,"skipped":7,"message":"skipped 7 bytes`, f, len(a)); code != 0 || !strings.Contains(out, wantRecord) {
 		t.Errorf("status %d, JSON Lines lack %s:\n%s", code, wantRecord, out)
 	}
+	// After the last document too.
+	end := writeFile(t, t.TempDir(), "end.warc", a+"garbage")
+	out, _, _ = runCLI(t, "", "text", "--warc", "--format", "jsonl", end)
+	if wantRecord := fmt.Sprintf(`{"type":"warc_warning","file":%q,"offset":%d,"skipped":7,`, end, len(a)); !strings.HasSuffix(strings.TrimSpace(out), "}") || !strings.Contains(out, wantRecord) {
+		t.Errorf("JSON Lines lack %s:\n%s", wantRecord, out)
+	}
 	if _, errOut, _ := runCLI(t, "", "text", "--warc", "--quiet", f); errOut != "" {
 		t.Errorf("--quiet: stderr %q", errOut)
 	}
