@@ -118,8 +118,9 @@ func (w Warning) String() string { return "at " + w.Position.String() + ": " + w
 
 // Reader reads a WARC file's records in order.
 type Reader struct {
-	// Warn, when set, is given each warning as it is found (before the
-	// record that follows what it is about is returned).
+	// Warn, when set, is given each warning as it is found: in Next, or,
+	// for a gzip member whose CRC-32 does not match, in the Block's Read
+	// that reaches the member's end.
 	Warn func(Warning)
 
 	file   *countingReader
