@@ -82,8 +82,8 @@ func TestWARCRecordThatFailsIsReportedAndTheRestRead(t *testing.T) {
 	}
 	for _, want := range []string{
 		"robofilter: " + f + "#1: error: reading the HTTP response's status line and headers",
-		"robofilter: " + f + "#3:1:4: error: reading: unexpected EOF",
-		"robofilter: " + f + ": error: WARC record at byte 256: reading the record's block: unexpected EOF",
+		"robofilter: " + f + "#3:1:4: error: reading: the record's block is cut short after 3 of its 99 bytes (the file ends): unexpected EOF",
+		"robofilter: " + f + ": error: WARC record at byte 256 of the file: the record's block is cut short after 3 of its 99 bytes (the file ends): unexpected EOF",
 	} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr %q lacks %q", errOut, want)
@@ -106,5 +106,53 @@ func TestTruncatedWARCRecordIsWhatItHolds(t *testing.T) {
 	}
 	if !strings.Contains(errOut, "#1: note: the WARC record is truncated (WARC-Truncated: length)") {
 		t.Errorf("stderr %q", errOut)
+	}
+}
+
+// What the WARC reader skips is a warning with its position, and a
+// warc_warning record in JSON Lines; the records around it are documents.
+func TestWARCSkippedBytesAreWarnings(t *testing.T) {
+	a := warcRecord("resource", "https://a.example/", "text/html", "<p>one")
+	b := warcRecord("resource", "https://b.example/", "text/html", "<p>two")
+	f := writeFile(t, t.TempDir(), "stray.warc", a+"m\r\n\r\n\r\n"+b)
+	out, errOut, code := runCLI(t, "", "text", "--warc", f)
+	want := fmt.Sprintf("robofilter: %s: warning: at byte %d of the file: skipped 7 bytes that are no WARC record, starting \"m\\r\\n\\r\\n\\r\\n\", after the block of the record at byte 0 of the file (its Content-Length may be wrong)\n", f, len(a))
+	if code != 0 || out != "one\n\ntwo\n" || errOut != want {
+		t.Errorf("status %d, text %q, stderr\n%q\nwant\n%q", code, out, errOut, want)
+	}
+	out, _, code = runCLI(t, "", "text", "--warc", "--format", "jsonl", f)
+	if wantRecord := fmt.Sprintf(`{"type":"warc_warning","file":%q,"offset":%d,"skipped":7,"message":"skipped 7 bytes`, f, len(a)); code != 0 || !strings.Contains(out, wantRecord) {
+		t.Errorf("status %d, JSON Lines lack %s:\n%s", code, wantRecord, out)
+	}
+	// After the last document too.
+	end := writeFile(t, t.TempDir(), "end.warc", a+"garbage")
+	out, _, _ = runCLI(t, "", "text", "--warc", "--format", "jsonl", end)
+	if wantRecord := fmt.Sprintf(`{"type":"warc_warning","file":%q,"offset":%d,"skipped":7,`, end, len(a)); !strings.HasSuffix(strings.TrimSpace(out), "}") || !strings.Contains(out, wantRecord) {
+		t.Errorf("JSON Lines lack %s:\n%s", wantRecord, out)
+	}
+	if _, errOut, _ := runCLI(t, "", "text", "--warc", "--quiet", f); errOut != "" {
+		t.Errorf("--quiet: stderr %q", errOut)
+	}
+	// At most filter.MaxWarnings a file on standard error, then a count.
+	many := writeFile(t, t.TempDir(), "many.warc", strings.Repeat(a+"x\r\n", 1005))
+	_, errOut, _ = runCLI(t, "", "text", "--warc", many)
+	if lines := strings.Count(errOut, "\n"); lines != 1001 || !strings.HasSuffix(errOut, fmt.Sprintf("robofilter: %s: note: 5 more WARC warnings not shown (at most 1000 per file)\n", many)) {
+		t.Errorf("%d lines on stderr, ending %q", lines, errOut[max(0, len(errOut)-200):])
+	}
+}
+
+// A response record without a Content-Type is an HTTP response when its
+// block starts with a status line (as warcio reads it); one whose block
+// does not is skipped, said once.
+func TestWARCResponseWithoutContentType(t *testing.T) {
+	noType := func(uri, block string) string {
+		return fmt.Sprintf("WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: %s\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", uri, len(block), block)
+	}
+	f := writeFile(t, t.TempDir(), "notype.warc", noType("https://a.example/", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>http")+
+		noType("https://b.example/", "<p>not http")+noType("https://c.example/", "<p>nor this"))
+	out, errOut, code := runCLI(t, "", "text", "--warc", f)
+	want := "robofilter: " + f + "#2: note: a response record without a Content-Type whose block does not start with an HTTP status line: skipped (and any more in this file)\n"
+	if code != 0 || out != "http\n" || errOut != want {
+		t.Errorf("status %d, text %q, stderr %q, want %q", code, out, errOut, want)
 	}
 }

@@ -1,0 +1,408 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/robofilter/robofilter/warc"
+)
+
+// The outside WARC files (the shared corpus's warc/: the test files of
+// warcio, warcio.js, pywb, gowarc and resiliparse, several malformed on
+// purpose) against an independent reader, the npm package warcio (the
+// version .ci/run installs): the same records, in the same order, at the
+// same offsets, or a difference this table explains; and each response
+// record's text, read from the WARC file, is the text of its block alone
+// (warcio's block) read as an HTTP response.
+
+// warcioVersion is the warcio the test runs (.ci/run installs it).
+const warcioVersion = "2.4.11"
+
+// warcioDifference is a file that robofilter and warcio read differently,
+// and why: the numbers of records (warcio -1: warcio does not finish), or
+// the blocks of response records (blocks says why, when they differ).
+type warcioDifference struct {
+	robofilter, warcio int
+	reason             string
+	blocks             string
+}
+
+// warcioDifferences is every file of the corpus that robofilter and warcio
+// read differently (the README's WARC paragraph gives the same reasons).
+// Where the blocks differ, the text check reads robofilter's block alone.
+var warcioDifferences = map[string]warcioDifference{
+	"warcio/example-wrong-chunks.warc.gz": {robofilter: 2, warcio: 1, reason: "the response record spans three gzip " +
+		"members and the request record starts inside the third: warcio.js takes a member's end for a record's end " +
+		"and loses the request; robofilter reads the decompressed members as one stream"},
+	"resiliparse/clipped.warc.gz": {robofilter: 1, warcio: 1, blocks: "the file ends inside its only gzip member, " +
+		"in the 88,275-byte block of its record: robofilter decompresses 75,206 bytes of it before the cut, " +
+		"warcio.js (pako) 65,086; robofilter reports the file cut short (`warcio index` does not finish on it)"},
+	"pywb/missing-status-text.warc": {robofilter: 1, warcio: 1, blocks: "its WARC header lines end in CR CR LF: " +
+		"warcio.js finds no CRLF CRLF to end the header, so its record has no Content-Length and an empty block; " +
+		"robofilter takes the CR CR LF line for the header's end (with a warning) and reads the 107-byte block"},
+}
+
+// warcioBudget is how long warcio may take over a file.
+const warcioBudget = 60 * time.Second
+
+func TestWARCCorpusAgainstWarcio(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "corpus", "warc")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("skipping: the shared corpus is not at %s (it lives beside the checkout): %v", dir, err)
+	}
+	node, warcioDir := warcioInstall(t)
+	var files []string
+	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && info.Name() != "README.md" {
+			rel, _ := filepath.Rel(dir, path)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	sort.Strings(files)
+	if len(files) == 0 {
+		t.Fatalf("no files in %s", dir)
+	}
+	var warcFiles []string
+	for _, f := range files {
+		if !isARC(f) {
+			warcFiles = append(warcFiles, f)
+		}
+	}
+	theirs := runWarcio(t, node, warcioDir, dir, warcioBudget, warcFiles)
+	var table strings.Builder
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			if isARC(f) {
+				fmt.Fprintf(&table, "%s\tARC\tnot read\n", f)
+				t.Skip("ARC, the format before WARC: robofilter does not read it (yet)")
+			}
+			path := filepath.Join(dir, filepath.FromSlash(f))
+			ours := readWARCRecords(t, path)
+			their := theirs[f]
+			theirCount := len(their.Records)
+			if their.End == "timeout" {
+				theirCount = -1
+			} else if their.End != "done" {
+				t.Fatalf("warcio: %s", their.End)
+			}
+			fmt.Fprintf(&table, "%s\t%d\t%d\n", f, len(ours.records), theirCount)
+			diff, explained := warcioDifferences[f]
+			switch {
+			case explained && (len(ours.records) != diff.robofilter || theirCount != diff.warcio):
+				t.Errorf("robofilter reads %d records, warcio %d; the table says %d and %d (%s)", len(ours.records), theirCount, diff.robofilter, diff.warcio, diff.reason)
+			case !explained && len(ours.records) != theirCount:
+				t.Errorf("robofilter reads %d records, warcio %d, and the table does not say why (warnings %q, end %v)", len(ours.records), theirCount, ours.warnings, ours.err)
+			}
+			pairs := pairRecords(t, ours.records, their.Records)
+			differ := 0
+			for _, p := range pairs {
+				if p.theirs.Type == "response" && base64.StdEncoding.EncodeToString(p.ours.block) != p.theirs.Block {
+					differ++
+				}
+			}
+			switch {
+			case diff.blocks == "" && differ > 0:
+				t.Errorf("%d response blocks differ from warcio's, and the table does not say why", differ)
+			case diff.blocks != "" && differ == 0:
+				t.Errorf("the blocks are warcio's, yet the table says they differ: %s", diff.blocks)
+			}
+			compareTexts(t, path, pairs, diff.blocks != "")
+		})
+	}
+	t.Logf("records read (file, robofilter, warcio):\n%s", table.String())
+}
+
+// isARC tells an ARC file (the format before WARC) by its name.
+func isARC(name string) bool { return strings.Contains(name, ".arc") }
+
+// warcioInstall finds node and the warcio package (ROBOFILTER_WARCIO, or
+// where .ci/run installs it), or skips.
+func warcioInstall(t *testing.T) (node, dir string) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("skipping: no node to run warcio, the oracle")
+	}
+	dir = os.Getenv("ROBOFILTER_WARCIO")
+	if dir == "" {
+		cache := os.Getenv("XDG_CACHE_HOME")
+		if cache == "" {
+			home, _ := os.UserHomeDir()
+			cache = filepath.Join(home, ".cache")
+		}
+		dir = filepath.Join(cache, "robofilter", "warcio-"+warcioVersion)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "warcio", "package.json")); err != nil {
+		t.Skipf("skipping: warcio is not installed at %s (.ci/run installs it: npm install --prefix DIR warcio@%s)", dir, warcioVersion)
+	}
+	return node, dir
+}
+
+// warcioFile is what warcio reads of a file: its records (a response
+// record's block with it), and how it ended ("done", "timeout", or an
+// error).
+type warcioFile struct {
+	File    string
+	End     string
+	Records []warcioRecord
+}
+
+type warcioRecord struct {
+	Offset int64
+	Type   string
+	URI    string
+	Block  string // base64, response records only
+}
+
+// warcioScript reads each file named after its first argument (a time
+// budget in milliseconds) with warcio, as `warcio index` does (no HTTP
+// parsing), and writes a JSON line per file. A file it does not finish in
+// time ends the run (its loop would go on beside the next file's).
+const warcioScript = `
+const { WARCParser } = require("warcio");
+const fs = require("fs");
+const [budget, ...files] = process.argv.slice(2);
+(async () => {
+	for (const file of files) {
+		const records = [];
+		const read = (async () => {
+			const parser = new WARCParser(fs.createReadStream(file), { parseHttp: false });
+			for await (const rec of parser) {
+				const r = { Type: rec.warcType || "", URI: rec.warcTargetURI || "" };
+				if (rec.warcType === "response") {
+					r.Block = Buffer.from(await rec.readFully()).toString("base64");
+				} else {
+					await rec.skipFully();
+				}
+				r.Offset = parser.offset;
+				records.push(r);
+			}
+			return "done";
+		})();
+		const timeout = new Promise((resolve) => setTimeout(() => resolve("timeout"), Number(budget)).unref());
+		let end;
+		try {
+			end = await Promise.race([read, timeout]);
+		} catch (e) {
+			end = "error: " + e.message;
+		}
+		// Written, before an exit could cut the pipe's pending write.
+		await new Promise((resolve) => process.stdout.write(JSON.stringify({ File: file, End: end, Records: records }) + "\n", resolve));
+		if (end === "timeout") process.exit(0);
+	}
+	process.exit(0);
+})();
+`
+
+func runWarcio(t *testing.T, node, warcioDir, dir string, budget time.Duration, files []string) map[string]warcioFile {
+	t.Helper()
+	script := filepath.Join(t.TempDir(), "warcio-read.cjs")
+	if err := os.WriteFile(script, []byte(warcioScript), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), budget*time.Duration(len(files))+30*time.Second)
+	defer cancel()
+	args := []string{script, fmt.Sprint(budget.Milliseconds())}
+	for _, f := range files {
+		args = append(args, filepath.Join(dir, filepath.FromSlash(f)))
+	}
+	cmd := exec.CommandContext(ctx, node, args...)
+	cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(warcioDir, "node_modules"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("warcio: %v\n%s", err, stderr.String())
+	}
+	got := map[string]warcioFile{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var wf warcioFile
+		if err := json.Unmarshal(sc.Bytes(), &wf); err != nil {
+			t.Fatalf("warcio's output: %v", err)
+		}
+		rel, _ := filepath.Rel(dir, wf.File)
+		got[filepath.ToSlash(rel)] = wf
+	}
+	for _, f := range files {
+		if _, ok := got[f]; !ok {
+			t.Fatalf("warcio gave nothing for %s (a file before it did not finish?)\n%s", f, stderr.String())
+		}
+	}
+	return got
+}
+
+// warcRecordRead is a record robofilter's reader reads.
+type warcRecordRead struct {
+	n        int // its number in the file, from 1 (FILE#N)
+	typ, uri string
+	at       warc.Position
+	block    []byte // a response record's, as far as it could be read
+}
+
+type warcFileRead struct {
+	records  []warcRecordRead
+	warnings []string
+	err      error
+}
+
+func readWARCRecords(t *testing.T, path string) warcFileRead {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var res warcFileRead
+	wr, err := warc.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wr.Warn = func(w warc.Warning) { res.warnings = append(res.warnings, w.String()) }
+	for n := 1; ; n++ {
+		rec, err := wr.Next()
+		if err != nil {
+			if err != io.EOF {
+				res.err = err
+			}
+			return res
+		}
+		r := warcRecordRead{n: n, typ: rec.Type(), uri: rec.TargetURI(), at: rec.Position}
+		if r.typ == "response" {
+			r.block, _ = io.ReadAll(rec.Block)
+		}
+		res.records = append(res.records, r)
+	}
+}
+
+type recordPair struct {
+	ours   warcRecordRead
+	theirs warcioRecord
+}
+
+// pairRecords matches warcio's records with robofilter's, in order, by
+// type and target URI (robofilter may read more, as the table says), and
+// checks the offsets where both mean the same: a record that starts the
+// file's bytes or a gzip member of its own.
+func pairRecords(t *testing.T, ours []warcRecordRead, theirs []warcioRecord) []recordPair {
+	t.Helper()
+	var pairs []recordPair
+	i := 0
+	for _, th := range theirs {
+		for i < len(ours) && (ours[i].typ != th.Type || ours[i].uri != th.URI) {
+			i++
+		}
+		if i == len(ours) {
+			t.Errorf("warcio's %s record of %s at %d: robofilter reads none in its place", th.Type, th.URI, th.Offset)
+			return pairs
+		}
+		if o := ours[i]; o.at.InMember == 0 && o.at.Offset != th.Offset {
+			t.Errorf("record %d (%s %s): robofilter has it at %v, warcio at %d", o.n, o.typ, o.uri, o.at, th.Offset)
+		}
+		pairs = append(pairs, recordPair{ours[i], th})
+		i++
+	}
+	return pairs
+}
+
+// compareTexts checks each response record robofilter reads as a document
+// (text --warc) against its block alone, as warcio gives it (robofilter's,
+// ownBlocks, where the table says warcio's differ), read with text --http:
+// the same lines and the same document record, but for its name and its
+// WARC fields, and for the error of a record whose block is cut short (the
+// lines up to the cut are the same; --http of the cut block alone may not
+// see the cut, as an HTTP body without a length ends where its bytes do)
+// or that is WARC-Truncated (--warc reads what it holds).
+func compareTexts(t *testing.T, path string, pairs []recordPair, ownBlocks bool) {
+	t.Helper()
+	out, _, _ := runCLI(t, "", "text", "--warc", "--format", "jsonl", path)
+	docs := jsonlDocuments(t, out)
+	compared := 0
+	for _, p := range pairs {
+		if p.theirs.Type != "response" {
+			continue
+		}
+		name := docName(path, p.ours.n)
+		fromWARC, ok := docs[name]
+		if !ok {
+			continue // not a page: skipped
+		}
+		block, err := base64.StdEncoding.DecodeString(p.theirs.Block)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ownBlocks {
+			block = p.ours.block
+		}
+		httpOut, _, _ := runCLI(t, string(block), "text", "--http", "--format", "jsonl", "-")
+		fromHTTP := jsonlDocuments(t, httpOut)["-"]
+		if fromHTTP == nil {
+			t.Fatalf("%s: text --http of its block gives no document: %s", name, httpOut)
+		}
+		errWARC, _ := fromWARC.document["error"].(string)
+		if fromWARC.document["warc_truncated"] != nil || strings.Contains(errWARC, "the record's block is cut short") {
+			delete(fromWARC.document, "error")
+			delete(fromHTTP.document, "error")
+		}
+		for _, field := range []string{"file", "uri", "warc_truncated"} {
+			delete(fromWARC.document, field)
+			delete(fromHTTP.document, field)
+		}
+		if got, want := fmt.Sprint(fromWARC.lines, fromWARC.document), fmt.Sprint(fromHTTP.lines, fromHTTP.document); got != want {
+			t.Errorf("%s (%s): text --warc differs from text --http of its block:\n%s\n%s", name, p.ours.uri, got, want)
+		}
+		compared++
+	}
+	t.Logf("%d response records' text compared", compared)
+}
+
+// jsonlDoc is one document's records in JSON Lines: its line records
+// (without the file) and its document record.
+type jsonlDoc struct {
+	lines    []string
+	document map[string]any
+}
+
+func jsonlDocuments(t *testing.T, out string) map[string]*jsonlDoc {
+	t.Helper()
+	docs := map[string]*jsonlDoc{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if line == "" {
+			continue
+		}
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		file, _ := rec["file"].(string)
+		d := docs[file]
+		if d == nil {
+			d = &jsonlDoc{}
+			docs[file] = d
+		}
+		switch rec["type"] {
+		case "line":
+			d.lines = append(d.lines, fmt.Sprint(rec["phrase"], rec["line"], rec["text"]))
+		case "document":
+			d.document = rec
+		}
+	}
+	for name, d := range docs {
+		if d.document == nil {
+			delete(docs, name) // warc_warning records only
+		}
+	}
+	return docs
+}
