@@ -295,19 +295,27 @@ func (rc *runConfig) document(name string, r io.Reader, opts robofilter.Options,
 		}
 		// What the response's reading says is about no place in the
 		// document: at 0:0, before the document's own warnings in its
-		// record (writeDocument), on stderr as it is found.
+		// record (writeDocument), on stderr as it is found; the head's
+		// once the response is known to be a document.
+		held := true
 		resp, err := readHTTPResponse(r, end, func(msg string) {
 			w := filter.Warning{Message: msg}
 			rc.httpWarnings = append(rc.httpWarnings, w)
-			if warn != nil {
+			if warn != nil && !held {
 				warn(w)
 			}
 		})
+		if err == nil && rc.warc && !isPage(resp.Header.Get("Content-Type")) {
+			return true, nil // an image, a script, a style sheet …: no document to warn of
+		}
+		held = false
+		if warn != nil {
+			for _, w := range rc.httpWarnings {
+				warn(w)
+			}
+		}
 		if err != nil {
 			return false, rc.unprocessed(name, err)
-		}
-		if rc.warc && !isPage(resp.Header.Get("Content-Type")) {
-			return true, nil // an image, a script, a style sheet …
 		}
 		if rc.docTruncated != "" {
 			// The record holds less than the response: what it holds is

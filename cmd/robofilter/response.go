@@ -65,6 +65,9 @@ func readHTTPResponse(r io.Reader, end string, warn func(string)) (*http.Respons
 	s := &savedResponse{br: bufio.NewReader(r), end: end, warn: warn}
 	for n := 1; ; n++ {
 		resp, err := s.readHead()
+		if err == io.ErrUnexpectedEOF {
+			err = fmt.Errorf("the input ends before the empty line that ends them: %w", err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("reading the HTTP response's status line and headers: %w", err)
 		}
@@ -151,6 +154,9 @@ func (h *headLines) next() ([]byte, error) {
 func (s *savedResponse) readHead() (*http.Response, error) {
 	h := headLines{br: s.br, left: maxHTTPHead}
 	line, err := h.next()
+	if err == io.ErrUnexpectedEOF && h.left == maxHTTPHead {
+		return nil, errors.New("the input is empty")
+	}
 	if err != nil && (err != io.ErrUnexpectedEOF || len(line) == 0) {
 		return nil, err
 	}

@@ -347,6 +347,20 @@ func TestHTTPBodyLongerThanItsContentLengthIsReadToTheEnd(t *testing.T) {
 	}
 }
 
+// A WARC record that is no page (an image, a script) is no document: its
+// head's malformed lines are not warned of.
+func TestWARCRecordThatIsNoPageHasNoHeadWarnings(t *testing.T) {
+	in := warcRecord("response", "https://a.example/i.png", "application/http; msgtype=response",
+		"HTTP/1.1 200 OK\r\nP3P CP=\"x\"\r\nContent-Type: image/png\r\nContent-Length: 2\r\n\r\n\x89PNG") +
+		warcRecord("response", "https://a.example/", "application/http; msgtype=response",
+			"HTTP/1.1 200 OK\r\nP3P CP=\"y\"\r\nContent-Type: text/html\r\n\r\n<p>page")
+	out, errOut, code := runCLIEvery(t, in, "text", "--warc")
+	want := "robofilter: -#2:0:0: warning: line 2 of the HTTP head has no colon: skipped: \"P3P CP=\\\"y\\\"\"\n"
+	if code != 0 || out != "page\n" || errOut != want {
+		t.Errorf("status %d, text %q, stderr %q; want 0, \"page\\n\", %q", code, out, errOut, want)
+	}
+}
+
 // What curl saves: a response to HEAD (curl -I) has no body whatever its
 // Content-Length; several URLs' responses follow one another.
 func TestHTTPResponsesOfHEADAndOfSeveralURLs(t *testing.T) {
@@ -607,5 +621,20 @@ func TestChunkedBodySavedDecoded(t *testing.T) {
 	out, errOut, code := runCLIEvery(t, in, "text", "--http")
 	if code != 0 || out != "one two\n" || !strings.Contains(errOut, "the body is not br-coded as its Content-Encoding says") {
 		t.Errorf("status %d, text %q, stderr %q", code, out, errOut)
+	}
+}
+
+// A head cut short, or no input at all, says so.
+func TestHTTPHeadCutShortSaysSo(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                              "the input is empty",
+		"HTTP/1.1 200 OK\r\nX-A: b":     "the input ends before the empty line that ends them: unexpected EOF",
+		"HTTP/1.1 200 OK\r\nX-A: b\r\n": "the input ends before the empty line that ends them: unexpected EOF",
+		"HTTP/1.1 200":                  "the input ends before the empty line that ends them: unexpected EOF",
+	} {
+		_, errOut, code := runCLIEvery(t, in, "text", "--http")
+		if code != 1 || errOut != "robofilter: -: error: reading the HTTP response's status line and headers: "+want+"\n" {
+			t.Errorf("%q: status %d, stderr %q, want %q", in, code, errOut, want)
+		}
 	}
 }
