@@ -111,20 +111,20 @@ type runConfig struct {
 	// with what its HTTP response's head says (--http).
 	opts, flagOpts robofilter.Options
 	http, warc     bool
-	httpStatus     int // the response's status (--http, --warc), for the document record
+	httpStatus     int    // the response's status (--http, --warc), for the document record
+	docURI         string // the record's WARC-Target-URI (--warc), for the document record
+	docTruncated   string // the record's WARC-Truncated reason (--warc), for the document record
+	jsonl          bool
+	page           bool // check --format html
+	pageDocs       int  // the documents on the page so far
+	quiet          bool
+	stdout         *bufio.Writer
+	stderr         io.Writer
+	// textWritten: a document's plain text went to stdout (textWriter).
+	textWritten bool
 	// httpWarnings are what reading the document's HTTP response warned
 	// of (--http, --warc), for its document record.
 	httpWarnings []filter.Warning
-	docURI       string // the record's WARC-Target-URI (--warc), for the document record
-	docTruncated string // the record's WARC-Truncated reason (--warc), for the document record
-	jsonl        bool
-	page         bool // check --format html
-	pageDocs     int  // the documents on the page so far
-	quiet        bool
-	stdout       *bufio.Writer
-	stderr       io.Writer
-	// textWritten: a document's plain text went to stdout (textWriter).
-	textWritten bool
 }
 
 // textWriter is the plain text format of one document on stdout. After
