@@ -3,8 +3,10 @@ module github.com/robofilter/robofilter
 go 1.26.8
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/antchfx/xmlquery v1.5.2
 	github.com/antchfx/xpath v1.3.9
+	github.com/klauspost/compress v1.20.4
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/net v0.62.0
 	golang.org/x/text v0.43.0

@@ -274,7 +274,9 @@ func loadRobotsResponse(c *cli.Context, name string, opts robotstxt.Options) (*r
 		defer f.Close()
 		in = bareReadErrors{f}
 	}
-	resp, err := readHTTPResponse(in)
+	resp, err := readHTTPResponse(in, "the input", func(msg string) {
+		fmt.Fprintf(c.App.ErrWriter, "robofilter: %s:0:0: warning: %s\n", name, msg)
+	})
 	if err != nil {
 		return nil, cli.Exit(fmt.Sprintf("%s: error: %v", name, err), exitFailure)
 	}

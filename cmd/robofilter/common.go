@@ -35,7 +35,7 @@ func documentFlags() []cli.Flag {
 		&cli.IntFlag{Name: "max-depth", Usage: "nesting limit (0: default 250000)"},
 		&cli.IntFlag{Name: "max-token", Usage: "longest token in bytes (0: default 16 MiB)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "do not print warnings"},
-		&cli.BoolFlag{Name: "http", Usage: "each input is an HTTP response as sent (curl -si saves one): its X-Robots-Tag, Content-Type and Content-Encoding (gzip, deflate) headers apply"},
+		&cli.BoolFlag{Name: "http", Usage: "each input is an HTTP response as sent (curl -si saves one): its X-Robots-Tag, Content-Type and Content-Encoding (gzip, deflate, br, zstd) headers apply"},
 		&cli.BoolFlag{Name: "warc", Usage: "each input is a WARC file (gzipped or not): every response and resource record is a document, its links resolved against its WARC-Target-URI"},
 		&cli.StringFlag{Name: "records", Usage: "XML feeds and sitemaps: process each element the `XPATH` selects (//entry, /rss/channel/item) as its own document, its escaped HTML through the HTML pipeline; one JSON Lines record per entry"},
 	}
@@ -123,6 +123,9 @@ type runConfig struct {
 	stderr         io.Writer
 	// textWritten: a document's plain text went to stdout (textWriter).
 	textWritten bool
+	// httpWarnings are what reading the document's HTTP response warned
+	// of (--http, --warc), for its document record.
+	httpWarnings []filter.Warning
 }
 
 // textWriter is the plain text format of one document on stdout. After
@@ -279,13 +282,41 @@ type documentFunc func(name string, r io.Reader, warn func(filter.Warning)) (*ro
 // the command (the output could not be written).
 func (rc *runConfig) document(name string, r io.Reader, opts robofilter.Options, isHTTP bool, fn documentFunc) (bool, error) {
 	rc.opts, rc.httpStatus = opts, 0
+	defer func() { rc.httpWarnings = nil }()
+	var warn func(filter.Warning)
+	var warnings *stderrWarnings
+	if !rc.quiet {
+		warnings = &stderrWarnings{w: rc.stderr, name: name}
+		warn = warnings.warn
+	}
 	if isHTTP {
-		resp, err := readHTTPResponse(r)
+		end := "the input"
+		if rc.warc {
+			end = "the WARC record"
+		}
+		// What the response's reading says is about no place in the
+		// document: at 0:0, before the document's own warnings in its
+		// record (writeDocument), on stderr as it is found; the head's
+		// once the response is known to be a document.
+		held := true
+		resp, err := readHTTPResponse(r, end, func(msg string) {
+			w := filter.Warning{Message: msg}
+			rc.httpWarnings = append(rc.httpWarnings, w)
+			if warn != nil && !held {
+				warn(w)
+			}
+		})
+		if err == nil && rc.warc && !isPage(resp.Header.Get("Content-Type")) {
+			return true, nil // an image, a script, a style sheet …: no document to warn of
+		}
+		held = false
+		if warn != nil {
+			for _, w := range rc.httpWarnings {
+				warn(w)
+			}
+		}
 		if err != nil {
 			return false, rc.unprocessed(name, err)
-		}
-		if rc.warc && !isPage(resp.Header.Get("Content-Type")) {
-			return true, nil // an image, a script, a style sheet …
 		}
 		if rc.docTruncated != "" {
 			// The record holds less than the response: what it holds is
@@ -299,13 +330,10 @@ func (rc *runConfig) document(name string, r io.Reader, opts robofilter.Options,
 		if err != nil {
 			return false, rc.unprocessed(name, err)
 		}
+		if rc.docTruncated != "" {
+			body = cutShortIsEnd{body} // a coding cut short with the record
+		}
 		r, rc.opts, rc.httpStatus = body, opts, resp.StatusCode
-	}
-	var warn func(filter.Warning)
-	var warnings *stderrWarnings
-	if !rc.quiet {
-		warnings = &stderrWarnings{w: rc.stderr, name: name}
-		warn = warnings.warn
 	}
 	res, err := fn(name, r, warn)
 	if err != nil {
@@ -333,7 +361,7 @@ func (rc *runConfig) unprocessed(name string, err error) error {
 	if !rc.jsonl {
 		return nil
 	}
-	werr := rc.record(documentRecord{Type: "document", File: name, Error: err.Error(), URI: rc.docURI})
+	werr := rc.record(documentRecord{Type: "document", File: name, Error: err.Error(), URI: rc.docURI, Warnings: rc.httpWarnings})
 	if werr == nil {
 		werr = rc.stdout.Flush()
 	}
@@ -498,6 +526,19 @@ func (rc *runConfig) writeDocument(name string, res *robofilter.Result, err erro
 	}
 	d := documentRecord{Type: "document", File: name, Format: res.Format, Charset: res.Charset,
 		Directives: res.Directives, Warnings: res.Warnings, WarningsDropped: res.WarningsDropped, HTTPStatus: rc.httpStatus, URI: rc.docURI, Truncated: rc.docTruncated}
+	if len(rc.httpWarnings) > 0 {
+		// The HTTP response's warnings first: they were found first, or
+		// are about what holds the document. The document's past
+		// filter.MaxWarnings were counted, not kept.
+		var kept filter.Result
+		for _, w := range rc.httpWarnings {
+			kept.AddWarning(w)
+		}
+		for _, w := range res.Warnings {
+			kept.AddWarning(w)
+		}
+		d.Warnings, d.WarningsDropped = kept.Warnings, kept.WarningsDropped+res.WarningsDropped
+	}
 	if err != nil {
 		d.Error = err.Error()
 	}

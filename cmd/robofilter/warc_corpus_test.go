@@ -360,7 +360,10 @@ func compareTexts(t *testing.T, path string, pairs []recordPair, ownBlocks bool)
 			delete(fromWARC.document, field)
 			delete(fromHTTP.document, field)
 		}
-		if got, want := fmt.Sprint(fromWARC.lines, fromWARC.document), fmt.Sprint(fromHTTP.lines, fromHTTP.document); got != want {
+		// A body longer than its Content-Length is read to the end of what
+		// holds it, which the warning names: the record, or the input.
+		got := strings.ReplaceAll(fmt.Sprint(fromWARC.lines, fromWARC.document), "read to the end of the WARC record", "read to the end of the input")
+		if want := fmt.Sprint(fromHTTP.lines, fromHTTP.document); got != want {
 			t.Errorf("%s (%s): text --warc differs from text --http of its block:\n%s\n%s", name, p.ours.uri, got, want)
 		}
 		compared++
