@@ -17,6 +17,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/zstd"
+	"github.com/robofilter/robofilter/input/httpresp"
 	"github.com/robofilter/robofilter/internal/chunked"
 	"github.com/robofilter/robofilter/phrase"
 )
@@ -162,7 +163,7 @@ var bodyReadings = map[string]func(io.Reader) io.Reader{
 	"1000":     func(r io.Reader) io.Reader { return chunked.Reader(r, 1000) },
 }
 
-// A coded body cut short or corrupt fails with a *CodingError that names
+// A coded body cut short or corrupt fails with a *httpresp.CodingError that names
 // the coding and what was decoded, after the text decoded before it.
 func TestCodedBodyThatCannotBeDecodedSaysWhere(t *testing.T) {
 	page := longPage()
@@ -192,9 +193,9 @@ func TestCodedBodyThatCannotBeDecodedSaysWhere(t *testing.T) {
 					Body: io.NopCloser(wrap(strings.NewReader(tc.body)))}
 				var text strings.Builder
 				_, err := ProcessResponse(resp, Options{}, Outputs{Text: phrase.NewWriter(&text)})
-				var ce *CodingError
+				var ce *httpresp.CodingError
 				if !errors.As(err, &ce) {
-					t.Errorf("%s %s, read %s: error %v, want a *CodingError", coding, tc.name, reading, err)
+					t.Errorf("%s %s, read %s: error %v, want a *httpresp.CodingError", coding, tc.name, reading, err)
 					continue
 				}
 				if ce.Coding != header || ce.Short != tc.short || tc.short && (!errors.Is(err, io.ErrUnexpectedEOF) || ce.Decoded >= int64(len(page))) {
@@ -261,8 +262,8 @@ func TestZstdWindowIsBounded(t *testing.T) {
 	if err == nil {
 		_, err = io.Copy(io.Discard, body)
 	}
-	var ce *CodingError
+	var ce *httpresp.CodingError
 	if !errors.As(err, &ce) || ce.Coding != "zstd" {
-		t.Errorf("a 32 MiB window: error %v, want a zstd *CodingError", err)
+		t.Errorf("a 32 MiB window: error %v, want a zstd *httpresp.CodingError", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/input/httpresp"
 	"github.com/robofilter/robofilter/robotstxt"
 	"github.com/robofilter/robofilter/weburl"
 )
@@ -274,7 +275,7 @@ func loadRobotsResponse(c *cli.Context, name string, opts robotstxt.Options) (*r
 		defer f.Close()
 		in = bareReadErrors{f}
 	}
-	resp, err := readHTTPResponse(in, "the input", func(msg string) {
+	resp, err := httpresp.ReadSaved(in, "the input", func(msg string) {
 		fmt.Fprintf(c.App.ErrWriter, "robofilter: %s:0:0: warning: %s\n", name, msg)
 	})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/feed"
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/input/httpresp"
 	"github.com/robofilter/robofilter/phrase"
 	"github.com/urfave/cli/v2"
 	htmlcharset "golang.org/x/net/html/charset"
@@ -299,7 +300,7 @@ func (rc *runConfig) document(name string, r io.Reader, opts robofilter.Options,
 		// record (writeDocument), on stderr as it is found; the head's
 		// once the response is known to be a document.
 		held := true
-		resp, err := readHTTPResponse(r, end, func(msg string) {
+		resp, err := httpresp.ReadSaved(r, end, func(msg string) {
 			w := filter.Warning{Message: msg}
 			rc.httpWarnings = append(rc.httpWarnings, w)
 			if warn != nil && !held {

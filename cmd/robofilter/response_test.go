@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -23,8 +22,9 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/zstd"
-	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/input/httpresp"
 	"github.com/robofilter/robofilter/internal/chunked"
+	"github.com/robofilter/robofilter/internal/hostile"
 )
 
 func gzipped(s string) string {
@@ -209,56 +209,6 @@ func TestNoEllipsisBeforeTheBody(t *testing.T) {
 	}
 }
 
-// Any input: readHTTPResponse ends (a response or an error); the body it
-// gives reads to its end without panicking, within the input's size; a
-// byte at a time it reads the same head, body and warnings; its warnings
-// are bounded; and the body decodes (FromResponse) without panicking.
-func FuzzReadHTTPResponse(f *testing.F) {
-	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabc"))
-	f.Add([]byte("HTTP/1.1 301 Moved\r\nLocation: /\r\n\r\nHTTP/2 200\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n"))
-	f.Add([]byte("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n<p>x"))
-	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 5\r\n\r\n<p>x"))
-	f.Add([]byte("HTTP/3 204\r\n\r\n"))
-	f.Add([]byte("HTTP/1.1 200 OK\r\nP3P CP=\"x\"\r\nX-A\x00: b\r\r\nX-B : c\r\n d\r\n\r\n<p>x"))
-	f.Add([]byte(" X-A: b\n: c\nX-Robots-Tag: noindex\n\t, nofollow\n\n"))
-	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n<p>past the length"))
-	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n<p>xHTTP/1.1 200 OK\r\n\r\n<p>y"))
-	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\nHTTP/2 200\r\n\r\n"))
-	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\nContent-Length: 3\r\n\r\n<p>decoded"))
-	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: 3\r\n\r\n<p>decoded"))
-	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n(\xb5/\xfd"))
-	f.Fuzz(func(t *testing.T, in []byte) {
-		read := func(r io.Reader) (*http.Response, []byte, error, []string) {
-			var warnings []string
-			resp, err := readHTTPResponse(r, "the input", func(msg string) { warnings = append(warnings, msg) })
-			if err != nil {
-				return nil, nil, err, warnings
-			}
-			body, err := io.ReadAll(resp.Body)
-			return resp, body, err, warnings
-		}
-		resp, body, err, warnings := read(bytes.NewReader(in))
-		resp1, body1, err1, warnings1 := read(iotest.OneByteReader(bytes.NewReader(in)))
-		if (err == nil) != (err1 == nil) || !bytes.Equal(body, body1) || !slices.Equal(warnings, warnings1) ||
-			resp != nil && (resp.StatusCode != resp1.StatusCode || fmt.Sprint(resp.Header) != fmt.Sprint(resp1.Header)) {
-			t.Fatalf("whole and a byte at a time differ: %v %q %q / %v %q %q", err, body, warnings, err1, body1, warnings1)
-		}
-		if max := (maxHeadLineWarnings+1)*maxHTTPResponses + 2; len(warnings) > max {
-			t.Fatalf("%d warnings, more than %d", len(warnings), max)
-		}
-		if resp == nil {
-			return
-		}
-		if len(body) > len(in) && err == nil {
-			t.Fatalf("a body of %d bytes from %d", len(body), len(in))
-		}
-		resp.Body = io.NopCloser(bytes.NewReader(body))
-		if decoded, _, err := robofilter.FromResponse(resp, robofilter.Options{}); err == nil {
-			io.Copy(io.Discard, io.LimitReader(decoded, 1<<20))
-		}
-	})
-}
-
 // readings are the ways a test's input may arrive: whole, a byte at a
 // time, in halves, and in chunks of a few sizes.
 var readings = []struct {
@@ -436,11 +386,11 @@ func TestMalformedHTTPHeaderLineWarningsAreBounded(t *testing.T) {
 	out, errOut, code := runCLIEvery(t, in, "text", "--http", "--format", "jsonl")
 	d := documentRecordOf(t, out)
 	msgs := warningMessages(d)
-	if code != 0 || !d.Directives.NoIndex || len(msgs) != maxHeadLineWarnings+1 || msgs[maxHeadLineWarnings] != "490 more malformed lines in the HTTP head" {
+	if code != 0 || !d.Directives.NoIndex || len(msgs) != httpresp.MaxHeadLineWarnings+1 || msgs[httpresp.MaxHeadLineWarnings] != "490 more malformed lines in the HTTP head" {
 		t.Errorf("status %d, noindex %v, warnings %q", code, d.Directives.NoIndex, msgs)
 	}
-	if n := strings.Count(errOut, "warning:"); n != maxHeadLineWarnings+1 {
-		t.Errorf("%d warnings on stderr, want %d: %q", n, maxHeadLineWarnings+1, errOut)
+	if n := strings.Count(errOut, "warning:"); n != httpresp.MaxHeadLineWarnings+1 {
+		t.Errorf("%d warnings on stderr, want %d: %q", n, httpresp.MaxHeadLineWarnings+1, errOut)
 	}
 }
 
@@ -525,45 +475,6 @@ func TestHTTPBodiesCodedOrSavedDecoded(t *testing.T) {
 	}
 }
 
-// headShapes are heads (without the status line and the empty line that
-// ends them) of about n bytes in hostile shapes.
-var headShapes = map[string]func(n int) string{
-	"one-byte lines":      func(n int) string { return strings.Repeat("x\n", n/2) },
-	"one long line":       func(n int) string { return "X-Long: " + strings.Repeat("a", n) + "\r\n" },
-	"X-Robots-Tag lines":  func(n int) string { return strings.Repeat("X-Robots-Tag: noarchive\r\n", n/25) },
-	"obs-fold lines":      func(n int) string { return "X-Robots-Tag: noarchive\r\n" + strings.Repeat(" a\r\n", n/4) },
-	"CRs before the LF":   func(n int) string { return "X-A: b" + strings.Repeat("\r", n) + "\n" },
-	"names without value": func(n int) string { return strings.Repeat("x:\n", n/3) },
-	"NUL lines":           func(n int) string { return strings.Repeat("\x00\n", n/2) },
-}
-
-// The head is read in one pass, its memory bounded: on every hostile
-// shape, 4 times the head costs about 4 times the work (bytes allocated,
-// which a quadratic join or copy would show; counted, not timed).
-func TestHTTPHeadReadingIsLinear(t *testing.T) {
-	cost := func(head string) uint64 {
-		in := "HTTP/1.1 200 OK\r\n" + head + "\r\n<p>x"
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		resp, err := readHTTPResponse(strings.NewReader(in), "the input", func(string) {})
-		runtime.ReadMemStats(&after)
-		if err != nil {
-			t.Fatalf("%d bytes: %v", len(head), err)
-		}
-		if body, _ := io.ReadAll(resp.Body); string(body) != "<p>x" {
-			t.Fatalf("%d bytes: body %q", len(head), body)
-		}
-		return after.TotalAlloc - before.TotalAlloc
-	}
-	for name, shape := range headShapes {
-		small, large := cost(shape(128<<10)), cost(shape(512<<10))
-		t.Logf("%s: %d bytes allocated for 128 KiB, %d for 512 KiB", name, small, large)
-		if large > small*6 {
-			t.Errorf("%s: %d bytes allocated for 128 KiB, %d for 512 KiB (4 times the head): not linear", name, small, large)
-		}
-	}
-}
-
 // cpuTime is the CPU time this process has used: unlike the wall clock,
 // what other processes on a shared machine do leaves it be.
 func cpuTime(t *testing.T) time.Duration {
@@ -591,7 +502,7 @@ func TestHTTPHeadShapesThroughTheCommandAreLinear(t *testing.T) {
 		}
 		return d
 	}
-	for name, shape := range headShapes {
+	for name, shape := range hostile.HTTPHeads {
 		small := best("HTTP/1.1 200 OK\r\n" + shape(128<<10) + "\r\n<p>x")
 		large := best("HTTP/1.1 200 OK\r\n" + shape(512<<10) + "\r\n<p>x")
 		t.Logf("%s: %v for 128 KiB, %v for 512 KiB", name, small, large)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
-	"github.com/robofilter/robofilter/warc"
+	"github.com/robofilter/robofilter/input/warc"
 	"github.com/robofilter/robofilter/weburl"
 	"github.com/urfave/cli/v2"
 )

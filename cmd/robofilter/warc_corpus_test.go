@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robofilter/robofilter/warc"
+	"github.com/robofilter/robofilter/input/warc"
 )
 
 // The outside WARC files (the shared corpus's warc/: the test files of

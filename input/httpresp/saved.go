@@ -1,4 +1,4 @@
-package main
+package httpresp
 
 import (
 	"bufio"
@@ -11,22 +11,20 @@ import (
 	"net/textproto"
 	"strconv"
 	"strings"
-
-	"github.com/robofilter/robofilter"
 )
 
-// maxHTTPHead bounds a response's status line and headers, as net/http's
+// MaxHead bounds a response's status line and headers, as net/http's
 // server bounds a request's (DefaultMaxHeaderBytes): the head is held in
 // memory whole.
-const maxHTTPHead = 1 << 20
+const MaxHead = 1 << 20
 
-// maxHTTPResponses bounds the responses read before the one that counts
+// MaxResponses bounds the responses read before the one that counts
 // (interim ones, redirects: curl's --max-redirs is 50 too).
-const maxHTTPResponses = 50
+const MaxResponses = 50
 
-// maxHeadLineWarnings bounds the warnings about one head's malformed
+// MaxHeadLineWarnings bounds the warnings about one head's malformed
 // lines; one more counts the rest.
-const maxHeadLineWarnings = 10
+const MaxHeadLineWarnings = 10
 
 var errHTTPHeadTooLong = errors.New("the status line and headers are longer than 1 MiB")
 
@@ -48,7 +46,7 @@ func (s *savedResponse) warnf(format string, args ...any) {
 	}
 }
 
-// readHTTPResponse reads an HTTP response as a tool saved it (curl -si,
+// ReadSaved reads an HTTP response as a tool saved it (curl -si,
 // curl -siL, a WARC response record): the status line (HTTP/1.x, or
 // HTTP/2 and HTTP/3 as curl writes them), the headers and the body. The
 // input bounds the response (end names it in messages: "the input", "the
@@ -61,7 +59,7 @@ func (s *savedResponse) warnf(format string, args ...any) {
 // response counts. A header line that does not read as one is skipped,
 // with a warning, as browsers and warcio skip it. The body's framing is
 // undone as the saved bytes allow (savedBody).
-func readHTTPResponse(r io.Reader, end string, warn func(string)) (*http.Response, error) {
+func ReadSaved(r io.Reader, end string, warn func(string)) (*http.Response, error) {
 	s := &savedResponse{br: bufio.NewReader(r), end: end, warn: warn}
 	for n := 1; ; n++ {
 		resp, err := s.readHead()
@@ -72,8 +70,8 @@ func readHTTPResponse(r io.Reader, end string, warn func(string)) (*http.Respons
 			return nil, fmt.Errorf("reading the HTTP response's status line and headers: %w", err)
 		}
 		if next, _ := s.br.Peek(len("HTTP/")); string(next) == "HTTP/" && bodyNotWritten(resp) || s.statusLineAhead() {
-			if n == maxHTTPResponses {
-				return nil, fmt.Errorf("more than %d HTTP responses before the last (interim ones and redirects)", maxHTTPResponses)
+			if n == MaxResponses {
+				return nil, fmt.Errorf("more than %d HTTP responses before the last (interim ones and redirects)", MaxResponses)
 			}
 			continue
 		}
@@ -108,7 +106,7 @@ func (s *savedResponse) statusLineAhead() bool {
 	return len(code) == 3 || code[3] == ' ' || code[3] == '\r' || code[3] == '\n'
 }
 
-// headLines reads a head's lines, at most maxHTTPHead bytes in all.
+// headLines reads a head's lines, at most MaxHead bytes in all.
 type headLines struct {
 	br   *bufio.Reader
 	left int    // bytes of the head still allowed
@@ -144,7 +142,7 @@ func (h *headLines) next() ([]byte, error) {
 }
 
 // readHead reads a status line and headers. A header line that does not
-// read as one is skipped with a warning (at most maxHeadLineWarnings,
+// read as one is skipped with a warning (at most MaxHeadLineWarnings,
 // then a count): a line with no colon or no name before it, or with a NUL
 // byte (RFC 9110 section 5.5 forbids it; browsers refuse it); a line that
 // starts with a space or a tab continues the header before it (obs-fold,
@@ -152,9 +150,9 @@ func (h *headLines) next() ([]byte, error) {
 // whitespace before the colon is dropped from the name, with a warning
 // (robots directives in X-Robots-Tag are better honoured than lost).
 func (s *savedResponse) readHead() (*http.Response, error) {
-	h := headLines{br: s.br, left: maxHTTPHead}
+	h := headLines{br: s.br, left: MaxHead}
 	line, err := h.next()
-	if err == io.ErrUnexpectedEOF && h.left == maxHTTPHead {
+	if err == io.ErrUnexpectedEOF && h.left == MaxHead {
 		return nil, errors.New("the input is empty")
 	}
 	if err != nil && (err != io.ErrUnexpectedEOF || len(line) == 0) {
@@ -177,7 +175,7 @@ func (s *savedResponse) readHead() (*http.Response, error) {
 	warned, more := 0, 0
 	skip := func(why string, line []byte) {
 		name, skipping = "", true
-		if warned == maxHeadLineWarnings {
+		if warned == MaxHeadLineWarnings {
 			more++
 			return
 		}
@@ -228,7 +226,7 @@ func (s *savedResponse) readHead() (*http.Response, error) {
 		}
 		name = textproto.CanonicalMIMEHeaderKey(string(trimmed))
 		if len(trimmed) < len(rawName) {
-			if warned < maxHeadLineWarnings {
+			if warned < MaxHeadLineWarnings {
 				warned++
 				s.warnf("line %d of the HTTP head has whitespace before its colon: its name read as %q", h.n, name)
 			} else {
@@ -332,7 +330,7 @@ const (
 // zstd start with magic bytes; deflate and br have none: their body is
 // decoded already when its first bytes do not decode and look like text.
 func (s *savedResponse) dropCodingIfDecoded(resp *http.Response, body *bufio.Reader) bool {
-	codings := robofilter.ContentCodings(resp.Header.Values("Content-Encoding"))
+	codings := Codings(resp.Header.Values("Content-Encoding"))
 	if len(codings) == 0 {
 		return false
 	}
@@ -359,7 +357,7 @@ func codedAs(coding string, head []byte, whole bool) bool {
 		return len(head) >= 4 && (bytes.Equal(head[:4], []byte{0x28, 0xB5, 0x2F, 0xFD}) ||
 			head[0]&0xF0 == 0x50 && bytes.Equal(head[1:4], []byte{0x2A, 0x4D, 0x18}))
 	case "deflate", "br":
-		dec, err := robofilter.NewContentDecoder(coding, bytes.NewReader(head))
+		dec, err := NewDecoder(coding, bytes.NewReader(head))
 		if err == nil {
 			_, err = io.Copy(io.Discard, io.LimitReader(dec, decodedProbeOut))
 		}
