@@ -116,7 +116,7 @@ func runArchive(c *cli.Context) error {
 		return err
 	}
 	if c.String("records") != "" {
-		return rc.runRecords(c, "archive")
+		return rc.runFeed(c, "archive")
 	}
 	asText := c.Bool("text")
 	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {

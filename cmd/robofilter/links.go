@@ -42,7 +42,7 @@ func runLinks(c *cli.Context) error {
 		return err
 	}
 	if c.String("records") != "" {
-		return rc.runRecords(c, "links")
+		return rc.runFeed(c, "links")
 	}
 	all := c.Bool("all")
 	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {

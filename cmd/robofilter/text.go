@@ -35,7 +35,7 @@ func runText(c *cli.Context) error {
 		return err
 	}
 	if c.String("records") != "" {
-		return rc.runRecords(c, "text")
+		return rc.runFeed(c, "text")
 	}
 	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
 		out := robofilter.Outputs{Warning: warn}
@@ -52,4 +52,32 @@ func runText(c *cli.Context) error {
 		res, err := robofilter.Process(r, rc.opts, out)
 		return res, rc.writeDocument(name, res, err)
 	})
+}
+
+// textWriter is the plain text format of one document on stdout. After
+// another document's text, its first word comes after an empty line: the
+// documents are different phrases.
+func (rc *runConfig) textWriter() *phrase.Writer {
+	return phrase.NewWriter(&documentText{rc: rc, separate: rc.textWritten})
+}
+
+// documentText writes one document's text to stdout, after an empty line
+// if separate says another document's text came before.
+type documentText struct {
+	rc       *runConfig
+	separate bool
+}
+
+func (w *documentText) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if w.separate {
+		w.separate = false
+		if err := w.rc.stdout.WriteByte('\n'); err != nil {
+			return 0, err
+		}
+	}
+	w.rc.textWritten = true
+	return w.rc.stdout.Write(p)
 }

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -334,7 +335,7 @@ func compareTexts(t *testing.T, path string, pairs []recordPair, ownBlocks bool)
 		if p.theirs.Type != "response" {
 			continue
 		}
-		name := docName(path, p.ours.n)
+		name := path + "#" + strconv.Itoa(p.ours.n) // as the CLI names a record's document
 		fromWARC, ok := docs[name]
 		if !ok {
 			continue // not a page: skipped
