@@ -7,7 +7,7 @@
 // Process feeds any subset of the outputs from one pass over an io.Reader;
 // Filter is the convenience that collects all of them in memory. The
 // behaviour contract is SPEC.md in the project's shared documents; the
-// README says where the project chose for itself.
+// docs/behaviour.md says where the project chose for itself.
 package robofilter
 
 import (
@@ -29,8 +29,8 @@ type Format int
 
 const (
 	Auto Format = iota // XML if the document starts with an XML declaration, else HTML
-	HTML
-	XML
+	HTML               // read as HTML, whatever it starts with
+	XML                // read as XML, whatever it starts with
 )
 
 // Options configure a run: which robot reads the document and how, and
@@ -107,7 +107,7 @@ const (
 	DialectGoogleOff = filter.DialectGoogleOff // googleoff/googleon comments
 	DialectNoSnippet = filter.DialectNoSnippet // data-nosnippet
 	DialectRel       = filter.DialectRel       // rel=nofollow, ugc, sponsored
-	AllDialects      = filter.AllDialects
+	AllDialects      = filter.AllDialects      // every dialect (what 0 means)
 )
 
 // NewTextWriter returns a writer of the plain text format to w, for

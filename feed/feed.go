@@ -75,7 +75,7 @@ const (
 
 // Process reads an XML document once and calls fn with every element
 // the XPath selects (for feeds //entry or /feed/entry, //item or
-// /rss/channel/item), as a Entry whose title and content went through the
+// /rss/channel/item), as an Entry whose title and content went through the
 // HTML pipeline or the XML stage with opts (Format, Charset and Base are set
 // per entry). The feed's first legal robots PI, wherever it stands (the
 // prolog, the DOCTYPE's internal subset, between entries, inside one),
@@ -92,15 +92,11 @@ const (
 // XML document that is not well-formed fails with a *filter.PosError
 // (xmlstream.ErrNotWellFormed, or xmlstream.ErrEntityExpansion) at the line
 // and column of the error.
-func ProcessEntries(r io.Reader, xpath string, opts robofilter.Options, fn func(Entry) error) error {
-	_, err := Process(r, xpath, opts, fn)
-	return err
-}
-
-// Process is Process, and returns what the feed as a whole said,
-// as Process returns a document's Result, in every case where the run
-// started, the failing ones too: Format "xml", the charset, and the
-// document-level directives: opts.XRobotsTag and the feed's first legal
+//
+// Process returns what the feed as a whole said, as robofilter.Process
+// returns a document's Result, in every case where the run started, the
+// failing ones too: Format "xml", the charset, and the document-level
+// directives: opts.XRobotsTag and the feed's first legal
 // robots PI read (the one that applied to the entries; else one read after
 // the last entry, or before the error). Its Warnings are empty: the
 // feed's are given with the entries (Entry.Warnings). The Result is nil

@@ -24,6 +24,7 @@ const (
 	DialectNoSnippet                      // data-nosnippet attribute
 	DialectRel                            // rel="nofollow|ugc|sponsored"
 
+	// AllDialects is every dialect (what 0 means in Options).
 	AllDialects = DialectProfile | DialectNoContent | DialectYandex | DialectGoogleOff | DialectNoSnippet | DialectRel
 )
 

@@ -17,9 +17,9 @@ import (
 type LinkKind uint8
 
 const (
-	NoLink     LinkKind = iota
-	LinkAnchor          // a hyperlink whose content is its anchor text (HTML a, XHTML a, XLink elements)
-	LinkRef             // a reference without anchor text (area, link, frame, iframe, feed and sitemap URLs)
+	NoLink     LinkKind = iota // no link: the element carries none, or links are not wanted
+	LinkAnchor                 // a hyperlink whose content is its anchor text (HTML a, XHTML a, XLink elements)
+	LinkRef                    // a reference without anchor text (area, link, frame, iframe, feed and sitemap URLs)
 )
 
 // Link is one link of the document, in document order.

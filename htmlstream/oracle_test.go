@@ -218,7 +218,7 @@ type verdict int
 const (
 	agree verdict = iota
 	skipped
-	knownDivergence // foster-parented or adopted content: see README
+	knownDivergence // foster-parented or adopted content: see docs/design.md
 	disagree
 )
 

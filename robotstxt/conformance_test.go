@@ -57,7 +57,7 @@ func loadConformanceCases(t *testing.T) []conformanceCase {
 }
 
 // googleDifferences lists the cases Google mode answers differently from
-// Google on purpose, with the reason (README.md repeats the list). It is
+// Google on purpose, with the reason (docs/robotstxt.md repeats the list). It is
 // empty: Google mode gives Google's answer on every case. A case added here
 // that starts passing fails the test, so the list cannot go stale.
 var googleDifferences = map[string]string{}

@@ -34,7 +34,7 @@
 //
 // In every mode a record whose Robot-version (directly after its User-agent
 // lines) is 2.x follows the 1996 robots.txt 2.0 proposal: explicit Allow
-// first, then Disallow, then wildcard Allow. See README.md for the choices
+// first, then Disallow, then wildcard Allow. See docs/robotstxt.md for the choices
 // made where the sources are silent.
 //
 // The extension fields are parsed and reported: Sitemap, Host and

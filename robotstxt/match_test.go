@@ -388,7 +388,7 @@ func TestDecideReadsABarePathFromTheRoot(t *testing.T) {
 }
 
 // v1: an empty Disallow means everything may be retrieved (the 1994
-// standard and the 1996 draft; README: the seed's first example reads it
+// standard and the 1996 draft; docs/robotstxt.md: the seed's first example reads it
 // the other way, and is not followed). A record whose only rule is an empty
 // Disallow allows every URL, and it is still the robot's record, so a
 // later "*" record does not apply. Beside other Disallow lines, before or

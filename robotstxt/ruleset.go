@@ -218,7 +218,7 @@ func (s *ruleSet) decide(path []byte) (allowed bool, rule int32, reason Reason) 
 // pass the wildcard Allow rules if there are any. With no wildcard Allow the
 // proposal leaves the answer open ("Discuss"): robofilter allows, unless the
 // set has Allow rules and no Disallow at all, where the proposal says only
-// the allowed URLs may be fetched (README.md explains the choice).
+// the allowed URLs may be fetched (docs/robotstxt.md explains the choice).
 func (s *ruleSet) decideProposal(path []byte) (bool, int32, Reason) {
 	if s.hasExplicitAllow {
 		for i := range s.rules {

@@ -350,6 +350,8 @@ func IsWeb[T ~string | ~[]byte](href T) bool {
 	return i < 0 || ascii.EqualFold(href[:i], "http") || ascii.EqualFold(href[:i], "https")
 }
 
+// IsJavaScript reports whether href, as trimmed (Trim), is a javascript:
+// URL, its scheme in any case: no crawler follows one.
 func IsJavaScript[T ~string | ~[]byte](href T) bool {
 	return len(href) >= 11 && href[0]|0x20 == 'j' && ascii.EqualFold(href[:11], "javascript:")
 }

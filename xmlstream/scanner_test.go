@@ -132,7 +132,7 @@ func spaced(s string) string {
 // encoding/xml's on every UTF-8 document of the corpus that neither
 // declares entities nor uses one outside HTML's, read whole and one byte at
 // a time. Where they disagree on well-formedness, the difference must be
-// one of the rules encoding/xml does not check (listed in the README).
+// one of the rules encoding/xml does not check (listed in docs/xml.md).
 func TestScannerAgreesWithEncodingXML(t *testing.T) {
 	files := corpusFiles(t)
 	var same, bothFail, differ int
@@ -307,7 +307,7 @@ func TestScannerRules(t *testing.T) {
 
 // FuzzScannerAgainstEncodingXML checks the scanner against encoding/xml on
 // any input without entity declarations: the same tokens where both
-// accept it; where only one does, a difference the README lists.
+// accept it; where only one does, a difference docs/xml.md lists.
 func FuzzScannerAgainstEncodingXML(f *testing.F) {
 	for _, tc := range goldenCases {
 		if !strings.Contains(tc.input, "<!ENTITY") {

@@ -24,7 +24,7 @@ import (
 //     without an error;
 //   - every not well-formed document that needs no external entity to be
 //     seen so (ENTITIES="none") is rejected, except those in
-//     xmlconfLeniencies, each for the reason given there (README).
+//     xmlconfLeniencies, each for the reason given there (docs/xml.md).
 //
 // Not well-formed documents whose fault is in an external entity cannot be
 // seen so without reading it: they are counted, not required.
@@ -87,7 +87,7 @@ func TestXMLConformanceSuite(t *testing.T) {
 }
 
 // xmlconfLeniencies are the not well-formed documents the XML stage reads,
-// by test ID, with why (README, "XML").
+// by test ID, with why (docs/xml.md).
 var xmlconfLeniencies = map[string]string{
 	// White space (or a comment) before the XML declaration: a common
 	// fault of feeds written by templates, taken with a warning.

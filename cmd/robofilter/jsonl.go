@@ -18,7 +18,7 @@ func (rc *runConfig) record(v any) error {
 	return err
 }
 
-// Records of the JSON Lines format (documented in the README).
+// Records of the JSON Lines format (documented in docs/formats.md).
 type lineRecord struct {
 	Type   string `json:"type"` // "line"
 	File   string `json:"file"`

@@ -41,7 +41,7 @@ type warcioDifference struct {
 }
 
 // warcioDifferences is every file of the corpus that robofilter and warcio
-// read differently (the README's WARC paragraph gives the same reasons).
+// read differently (docs/inputs.md gives the same reasons).
 // Where the blocks differ, the text check reads robofilter's block alone.
 var warcioDifferences = map[string]warcioDifference{
 	"warcio/example-wrong-chunks.warc.gz": {robofilter: 2, warcio: 1, reason: "the response record spans three gzip " +
