@@ -14,11 +14,13 @@
 package input
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/input/httpresp"
@@ -87,7 +89,8 @@ type Reader struct {
 	Skipped func(name, why string)
 	// DocumentWarning, when set, is given each of a document's Warnings as
 	// it is found (after Next returned the document, for those about its
-	// body).
+	// body). With sources opened on other goroutines (Source.Open), it is
+	// called on theirs.
 	DocumentWarning func(doc *Document, w robofilter.Warning)
 
 	name string
@@ -95,9 +98,8 @@ type Reader struct {
 	opts robofilter.Options
 	r    io.Reader
 	wr   *warc.Reader
-	n    int  // documents or records handed over
-	done bool // Plain and HTTP: the one document was handed over
-	doc  *Document
+	n    int  // records read
+	done bool // Plain and HTTP: the one source was handed over
 }
 
 // NewReader reads the documents of the input r, named name, with opts.
@@ -105,27 +107,55 @@ func NewReader(name string, r io.Reader, kind Kind, opts robofilter.Options) *Re
 	return &Reader{name: name, kind: kind, opts: opts, r: r}
 }
 
-// Next returns the next document, or io.EOF after the last.
+// Next returns the next document, or io.EOF after the last: NextSource,
+// then Open, in turn.
 func (r *Reader) Next() (*Document, error) {
-	switch r.kind {
-	case WARC:
-		return r.nextRecord()
-	default:
+	for {
+		src, err := r.NextSource()
+		if err != nil {
+			return nil, err
+		}
+		if doc, ok := src.Open(); ok {
+			return doc, nil
+		}
+	}
+}
+
+// A Source is what may be a document, as its container holds it: the
+// input itself, or a WARC record that may hold a page. Reading it out of
+// the container (NextSource) is sequential; making it a Document (Open)
+// can be put off and run on another goroutine once its bytes are read
+// (Detach), which is how package pipeline spreads a WARC file's records
+// over workers.
+type Source struct {
+	// Name names the document: the input's name, or NAME#N for the N-th
+	// record of a WARC file.
+	Name string
+	// Size is the length of its bytes when the container says it (a WARC
+	// record's Content-Length), else -1.
+	Size int64
+
+	r           *Reader
+	body        io.Reader
+	http        bool   // the bytes are an HTTP response
+	inRecord    bool   // they are a WARC record's block
+	uri         string // the record's WARC-Target-URI
+	truncated   string // the record's WARC-Truncated
+	contentType string // a resource record's Content-Type
+	buf         *[]byte
+}
+
+// NextSource returns the next source, or io.EOF after the last. Its bytes
+// are read from the container until the next call to NextSource, unless
+// Detach read them.
+func (r *Reader) NextSource() (*Source, error) {
+	if r.kind != WARC {
 		if r.done {
 			return nil, io.EOF
 		}
 		r.done = true
-		doc := &Document{Name: r.name, Body: r.r, Options: r.opts}
-		if r.kind == HTTP {
-			r.readResponse(doc, r.r, "the input", nil)
-		}
-		return doc, nil
+		return &Source{Name: r.name, Size: -1, r: r, body: r.r, http: r.kind == HTTP}, nil
 	}
-}
-
-// nextRecord returns the document of the next WARC record that holds a
-// page.
-func (r *Reader) nextRecord() (*Document, error) {
 	if r.wr == nil {
 		wr, err := warc.NewReader(r.r)
 		if err != nil {
@@ -151,32 +181,120 @@ func (r *Reader) nextRecord() (*Document, error) {
 		if !isHTTP && (rec.Type() != "resource" || !isPage(rec.Header.Get("Content-Type"))) {
 			continue // a resource that is no page (an image, a crawler's log) is no document either
 		}
-		opts := r.opts
-		uri := rec.TargetURI()
-		if _, err := weburl.ParseBase(uri); uri != "" && err == nil {
-			opts.Base = uri
+		size := int64(-1)
+		if n, err := strconv.ParseInt(strings.TrimSpace(rec.Header.Get("Content-Length")), 10, 64); err == nil {
+			size = n
 		}
-		doc := &Document{Name: name, URI: uri, Options: opts}
-		if !isHTTP {
-			// A resource record's block is the document itself, its
-			// media type the record's Content-Type; with no coding to
-			// undo, FromResponse has no error to give.
-			resp := &http.Response{Header: http.Header{"Content-Type": {rec.Header.Get("Content-Type")}}, Body: io.NopCloser(rec.Block)}
-			doc.Body, doc.Options, _ = robofilter.FromResponse(resp, opts)
-			return doc, nil
+		src := &Source{Name: name, Size: size, r: r, body: rec.Block, http: isHTTP, inRecord: true, uri: rec.TargetURI()}
+		if isHTTP {
+			src.truncated = rec.Header.Get("WARC-Truncated")
+		} else {
+			src.contentType = rec.Header.Get("Content-Type")
 		}
-		if !r.readResponse(doc, rec.Block, "the WARC record", rec) {
-			continue // an image, a script, a style sheet …: no document to warn of
-		}
-		return doc, nil
+		return src, nil
 	}
+}
+
+// Detach reads the source's bytes out of the container, so that Open and
+// the reading of the document's body may run after later calls to
+// NextSource, on another goroutine. It reports false when they are more
+// than max bytes: then what it read stays in front of the rest, and the
+// source must be opened and read in turn, before the next NextSource. A
+// read error (a WARC file cut short) comes after the bytes read before
+// it, as it would in turn. Release gives the memory back once the
+// document has been read.
+func (s *Source) Detach(max int64) bool {
+	if s.buf != nil {
+		return true
+	}
+	if s.Size > max {
+		return false
+	}
+	bp := bufPool.Get().(*[]byte)
+	b := (*bp)[:0]
+	var err error
+	for int64(len(b)) <= max {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // room to read into, grown as append grows
+		}
+		var n int
+		n, err = s.body.Read(b[len(b):min(cap(b), int(max)+1)])
+		b = b[:len(b)+n]
+		if err != nil {
+			break
+		}
+	}
+	if err == nil {
+		// More than max: what was read goes first, then the rest, in
+		// turn (the buffer goes with the body, not back to the pool).
+		s.body = io.MultiReader(bytes.NewReader(b), s.body)
+		return false
+	}
+	*bp = b
+	s.buf = bp
+	s.body = bytes.NewReader(b)
+	if err != io.EOF {
+		s.body = io.MultiReader(s.body, failing{err})
+	}
+	return true
+}
+
+// Release gives back the memory Detach took; the document's body may not
+// be read after it.
+func (s *Source) Release() {
+	if s.buf != nil && cap(*s.buf) <= maxPooledBuf {
+		bufPool.Put(s.buf)
+	}
+	s.buf = nil
+}
+
+// maxPooledBuf bounds the buffers kept for the next sources: a rare large
+// record's is let go.
+const maxPooledBuf = 4 << 20
+
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// failing is a reader that gives its error.
+type failing struct{ err error }
+
+func (f failing) Read([]byte) (int, error) { return 0, f.err }
+
+// Open makes the source a document: it reads an HTTP response's head and
+// undoes its body's framing and codings. It reports false when the source
+// is no document after all (a WARC response record of an image, a script,
+// a style sheet: no document to warn of).
+func (s *Source) Open() (*Document, bool) {
+	opts := s.r.opts
+	if s.uri != "" {
+		if _, err := weburl.ParseBase(s.uri); err == nil {
+			opts.Base = s.uri
+		}
+	}
+	doc := &Document{Name: s.Name, URI: s.uri, Options: opts, Body: s.body}
+	switch {
+	case s.http:
+		end := "the input"
+		if s.inRecord {
+			end = "the WARC record"
+		}
+		if !s.r.readResponse(doc, s.body, end, s) {
+			return nil, false
+		}
+	case s.inRecord:
+		// A resource record's block is the document itself, its media
+		// type the record's Content-Type; with no coding to undo,
+		// FromResponse has no error to give.
+		resp := &http.Response{Header: http.Header{"Content-Type": {s.contentType}}, Body: io.NopCloser(s.body)}
+		doc.Body, doc.Options, _ = robofilter.FromResponse(resp, opts)
+	}
+	return doc, true
 }
 
 // readResponse reads the HTTP response in body (bounded by end, for
 // messages) into doc: its body, options and status, or its Err. In a WARC
-// record (rec), a response that is no page is no document: it reports
-// false, and the warnings about its head are not given.
-func (r *Reader) readResponse(doc *Document, body io.Reader, end string, rec *warc.Record) bool {
+// record, a response that is no page is no document: it reports false,
+// and the warnings about its head are not given.
+func (r *Reader) readResponse(doc *Document, body io.Reader, end string, s *Source) bool {
 	held := true
 	resp, err := httpresp.ReadSaved(body, end, func(msg string) {
 		w := robofilter.Warning{Message: msg}
@@ -185,7 +303,7 @@ func (r *Reader) readResponse(doc *Document, body io.Reader, end string, rec *wa
 			r.DocumentWarning(doc, w)
 		}
 	})
-	if err == nil && rec != nil && !isPage(resp.Header.Get("Content-Type")) {
+	if err == nil && s.inRecord && !isPage(resp.Header.Get("Content-Type")) {
 		return false
 	}
 	held = false
@@ -198,9 +316,7 @@ func (r *Reader) readResponse(doc *Document, body io.Reader, end string, rec *wa
 		doc.Err = err
 		return true
 	}
-	if rec != nil {
-		doc.Truncated = rec.Header.Get("WARC-Truncated")
-	}
+	doc.Truncated = s.truncated
 	if doc.Truncated != "" {
 		// The record holds less than the response: what it holds is the
 		// document, not an error.

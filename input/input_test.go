@@ -13,6 +13,7 @@ import (
 	"github.com/robofilter/robofilter/input"
 	"github.com/robofilter/robofilter/input/warc"
 	"github.com/robofilter/robofilter/internal/chunked"
+	"github.com/robofilter/robofilter/pipeline"
 )
 
 // warcRecord writes one WARC record with the named fields and block.
@@ -204,4 +205,76 @@ func ExampleReader() {
 	// crawl.warc#3 https://a.example/dir/ "page a x\n" <nil>
 	// crawl.warc#5 file:///srv/b.xml "b\n" <nil>
 	// crawl.warc#7 https://a.example/d "cut\n" <nil>
+}
+
+// Sources read out of their container (Detach) and opened on other
+// goroutines give the documents Next gives in turn, in order, whatever
+// the bound on what is read out (sources past it are opened in turn),
+// under pipeline.Run.
+func TestDetachedSourcesGiveTheSameDocuments(t *testing.T) {
+	inputs := []struct {
+		kind input.Kind
+		in   string
+	}{
+		{input.WARC, crawl + "garbage between records\r\n" + crawl},
+		{input.WARC, crawl[:len(crawl)-40]}, // cut short in the last record
+		{input.HTTP, httpResponse("X-A : b\r\nContent-Length: 4\r\n", "<p>a past its length")},
+		{input.Plain, "<p>plain <b>page</b>"},
+	}
+	for _, tc := range inputs {
+		want := processAll(t, tc.kind, tc.in, -1)
+		for _, limit := range []int64{0, 30, 200, 1 << 20} {
+			if got := processAll(t, tc.kind, tc.in, limit); got != want {
+				t.Errorf("%.40q read out up to %d bytes:\n%s\nwant\n%s", tc.in, limit, got, want)
+			}
+		}
+	}
+}
+
+// processAll processes every document of an input and describes them:
+// in turn (limit < 0), or sources read out up to limit bytes and opened
+// on four workers.
+func processAll(t *testing.T, kind input.Kind, in string, limit int64) string {
+	t.Helper()
+	r := input.NewReader("f", strings.NewReader(in), kind, robofilter.Options{})
+	describe := func(doc *input.Document) string {
+		if doc.Err != nil {
+			return doc.Name + " error " + doc.Err.Error()
+		}
+		d, err := robofilter.Filter(doc.Body, doc.Options)
+		return fmt.Sprintf("%s %q %v %+v", doc.Name, d.Text, err, doc.Warnings)
+	}
+	var out []string
+	if limit < 0 {
+		for {
+			doc, err := r.Next()
+			if err != nil {
+				return fmt.Sprint(out, err)
+			}
+			out = append(out, describe(doc))
+		}
+	}
+	err := pipeline.Run(4, func() (*input.Source, bool, error) {
+		src, err := r.NextSource()
+		if err != nil {
+			return nil, false, err
+		}
+		return src, !src.Detach(limit), nil
+	}, func(src *input.Source) string {
+		defer src.Release()
+		doc, ok := src.Open()
+		if !ok {
+			return ""
+		}
+		return describe(doc)
+	}, func(s string) error {
+		if s != "" {
+			out = append(out, s)
+		}
+		return nil
+	})
+	if err == nil {
+		err = io.EOF // as Next ends
+	}
+	return fmt.Sprint(out, err)
 }
