@@ -60,6 +60,9 @@ type Document struct {
 	Options robofilter.Options
 	// URI is the record's WARC-Target-URI (WARC), as written.
 	URI string
+	// RecordID and Date are the record's WARC-Record-ID and WARC-Date
+	// (WARC), as written: what a derived record (WET) refers to.
+	RecordID, Date string
 	// HTTPStatus is the status of its HTTP response (0: none, or its head
 	// could not be read).
 	HTTPStatus int
@@ -140,6 +143,8 @@ type Source struct {
 	http        bool   // the bytes are an HTTP response
 	inRecord    bool   // they are a WARC record's block
 	uri         string // the record's WARC-Target-URI
+	recordID    string // its WARC-Record-ID
+	date        string // its WARC-Date
 	truncated   string // the record's WARC-Truncated
 	contentType string // a resource record's Content-Type
 	buf         *[]byte
@@ -185,7 +190,8 @@ func (r *Reader) NextSource() (*Source, error) {
 		if n, err := strconv.ParseInt(strings.TrimSpace(rec.Header.Get("Content-Length")), 10, 64); err == nil {
 			size = n
 		}
-		src := &Source{Name: name, Size: size, r: r, body: rec.Block, http: isHTTP, inRecord: true, uri: rec.TargetURI()}
+		src := &Source{Name: name, Size: size, r: r, body: rec.Block, http: isHTTP, inRecord: true, uri: rec.TargetURI(),
+			recordID: strings.TrimSpace(rec.Header.Get("WARC-Record-ID")), date: strings.TrimSpace(rec.Header.Get("WARC-Date"))}
 		if isHTTP {
 			src.truncated = rec.Header.Get("WARC-Truncated")
 		} else {
@@ -270,7 +276,7 @@ func (s *Source) Open() (*Document, bool) {
 			opts.Base = s.uri
 		}
 	}
-	doc := &Document{Name: s.Name, URI: s.uri, Options: opts, Body: s.body}
+	doc := &Document{Name: s.Name, URI: s.uri, RecordID: s.recordID, Date: s.date, Options: opts, Body: s.body}
 	switch {
 	case s.http:
 		end := "the input"

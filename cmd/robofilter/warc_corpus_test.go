@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -18,6 +14,7 @@ import (
 	"time"
 
 	"github.com/robofilter/robofilter/input/warc"
+	"github.com/robofilter/robofilter/internal/warcio"
 )
 
 // The outside WARC files (the shared corpus's warc/: the test files of
@@ -27,9 +24,6 @@ import (
 // same offsets, or a difference this table explains; and each response
 // record's text, read from the WARC file, is the text of its block alone
 // (warcio's block) read as an HTTP response.
-
-// warcioVersion is the warcio the test runs (.ci/run installs it).
-const warcioVersion = "2.4.11"
 
 // warcioDifference is a file that robofilter and warcio read differently,
 // and why: the numbers of records (warcio -1: warcio does not finish), or
@@ -63,7 +57,7 @@ func TestWARCCorpusAgainstWarcio(t *testing.T) {
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("skipping: the shared corpus is not at %s (it lives beside the checkout): %v", dir, err)
 	}
-	node, warcioDir := warcioInstall(t)
+	oracle := warcio.Find(t)
 	var files []string
 	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
 		if err == nil && !info.IsDir() && info.Name() != "README.md" {
@@ -82,7 +76,7 @@ func TestWARCCorpusAgainstWarcio(t *testing.T) {
 			warcFiles = append(warcFiles, f)
 		}
 	}
-	theirs := runWarcio(t, node, warcioDir, dir, warcioBudget, warcFiles)
+	theirs := readWithWarcio(t, oracle, dir, warcFiles)
 	var table strings.Builder
 	for _, f := range files {
 		t.Run(f, func(t *testing.T) {
@@ -129,123 +123,6 @@ func TestWARCCorpusAgainstWarcio(t *testing.T) {
 // isARC tells an ARC file (the format before WARC) by its name.
 func isARC(name string) bool { return strings.Contains(name, ".arc") }
 
-// warcioInstall finds node and the warcio package (ROBOFILTER_WARCIO, or
-// where .ci/run installs it), or skips.
-func warcioInstall(t *testing.T) (node, dir string) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("skipping: no node to run warcio, the oracle")
-	}
-	dir = os.Getenv("ROBOFILTER_WARCIO")
-	if dir == "" {
-		cache := os.Getenv("XDG_CACHE_HOME")
-		if cache == "" {
-			home, _ := os.UserHomeDir()
-			cache = filepath.Join(home, ".cache")
-		}
-		dir = filepath.Join(cache, "robofilter", "warcio-"+warcioVersion)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "warcio", "package.json")); err != nil {
-		t.Skipf("skipping: warcio is not installed at %s (.ci/run installs it: npm install --prefix DIR warcio@%s)", dir, warcioVersion)
-	}
-	return node, dir
-}
-
-// warcioFile is what warcio reads of a file: its records (a response
-// record's block with it), and how it ended ("done", "timeout", or an
-// error).
-type warcioFile struct {
-	File    string
-	End     string
-	Records []warcioRecord
-}
-
-type warcioRecord struct {
-	Offset int64
-	Type   string
-	URI    string
-	Block  string // base64, response records only
-}
-
-// warcioScript reads each file named after its first argument (a time
-// budget in milliseconds) with warcio, as `warcio index` does (no HTTP
-// parsing), and writes a JSON line per file. A file it does not finish in
-// time ends the run (its loop would go on beside the next file's).
-const warcioScript = `
-const { WARCParser } = require("warcio");
-const fs = require("fs");
-const [budget, ...files] = process.argv.slice(2);
-(async () => {
-	for (const file of files) {
-		const records = [];
-		const read = (async () => {
-			const parser = new WARCParser(fs.createReadStream(file), { parseHttp: false });
-			for await (const rec of parser) {
-				const r = { Type: rec.warcType || "", URI: rec.warcTargetURI || "" };
-				if (rec.warcType === "response") {
-					r.Block = Buffer.from(await rec.readFully()).toString("base64");
-				} else {
-					await rec.skipFully();
-				}
-				r.Offset = parser.offset;
-				records.push(r);
-			}
-			return "done";
-		})();
-		const timeout = new Promise((resolve) => setTimeout(() => resolve("timeout"), Number(budget)).unref());
-		let end;
-		try {
-			end = await Promise.race([read, timeout]);
-		} catch (e) {
-			end = "error: " + e.message;
-		}
-		// Written, before an exit could cut the pipe's pending write.
-		await new Promise((resolve) => process.stdout.write(JSON.stringify({ File: file, End: end, Records: records }) + "\n", resolve));
-		if (end === "timeout") process.exit(0);
-	}
-	process.exit(0);
-})();
-`
-
-func runWarcio(t *testing.T, node, warcioDir, dir string, budget time.Duration, files []string) map[string]warcioFile {
-	t.Helper()
-	script := filepath.Join(t.TempDir(), "warcio-read.cjs")
-	if err := os.WriteFile(script, []byte(warcioScript), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), budget*time.Duration(len(files))+30*time.Second)
-	defer cancel()
-	args := []string{script, fmt.Sprint(budget.Milliseconds())}
-	for _, f := range files {
-		args = append(args, filepath.Join(dir, filepath.FromSlash(f)))
-	}
-	cmd := exec.CommandContext(ctx, node, args...)
-	cmd.Env = append(os.Environ(), "NODE_PATH="+filepath.Join(warcioDir, "node_modules"))
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("warcio: %v\n%s", err, stderr.String())
-	}
-	got := map[string]warcioFile{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var wf warcioFile
-		if err := json.Unmarshal(sc.Bytes(), &wf); err != nil {
-			t.Fatalf("warcio's output: %v", err)
-		}
-		rel, _ := filepath.Rel(dir, wf.File)
-		got[filepath.ToSlash(rel)] = wf
-	}
-	for _, f := range files {
-		if _, ok := got[f]; !ok {
-			t.Fatalf("warcio gave nothing for %s (a file before it did not finish?)\n%s", f, stderr.String())
-		}
-	}
-	return got
-}
-
 // warcRecordRead is a record robofilter's reader reads.
 type warcRecordRead struct {
 	n        int // its number in the file, from 1 (FILE#N)
@@ -290,14 +167,14 @@ func readWARCRecords(t *testing.T, path string) warcFileRead {
 
 type recordPair struct {
 	ours   warcRecordRead
-	theirs warcioRecord
+	theirs warcio.Record
 }
 
 // pairRecords matches warcio's records with robofilter's, in order, by
 // type and target URI (robofilter may read more, as the table says), and
 // checks the offsets where both mean the same: a record that starts the
 // file's bytes or a gzip member of its own.
-func pairRecords(t *testing.T, ours []warcRecordRead, theirs []warcioRecord) []recordPair {
+func pairRecords(t *testing.T, ours []warcRecordRead, theirs []warcio.Record) []recordPair {
 	t.Helper()
 	var pairs []recordPair
 	i := 0
@@ -409,4 +286,20 @@ func jsonlDocuments(t *testing.T, out string) map[string]*jsonlDoc {
 		}
 	}
 	return docs
+}
+
+// readWithWarcio reads the files (named relative to dir) with warcio,
+// giving the response records' blocks, keyed by the names as given.
+func readWithWarcio(t *testing.T, oracle warcio.Oracle, dir string, files []string) map[string]warcio.File {
+	t.Helper()
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = filepath.Join(dir, filepath.FromSlash(f))
+	}
+	read := oracle.Read(t, warcioBudget, "response", paths...)
+	got := make(map[string]warcio.File, len(files))
+	for i, f := range files {
+		got[f] = read[paths[i]]
+	}
+	return got
 }
