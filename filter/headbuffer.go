@@ -74,6 +74,12 @@ func (h *heldText) hold(c *Core, k heldKind, b []byte) {
 	if len(h.buf) == 0 {
 		h.from = c.position()
 	}
+	if h.truncated && (k == heldWords || k == heldElided) {
+		// The rest is dropped, however it comes: words that would fit in
+		// what the cut between characters left are no exception (a title
+		// in pieces kept a last piece of a byte, which whole it did not).
+		return
+	}
 	if len(h.buf)+len(b) > maxHeldText {
 		if h.truncated {
 			return

@@ -154,3 +154,37 @@ func TestHeldTitleIsCutNotDropped(t *testing.T) {
 		t.Errorf("warnings %v, want one about the head text", res.Warnings)
 	}
 }
+
+// Past the bound, the rest of the head text is dropped however it comes:
+// the title's words that follow in other pieces are not kept in the bytes
+// the cut between characters left (a title of "é0" pairs in pieces kept
+// one more '0' than the title whole).
+func TestHeldTitleInPiecesIsCutAsWhole(t *testing.T) {
+	title := strings.Repeat("é0", maxHeldText/3+2) // the bound falls inside an é, the cut leaves a byte free
+	var want string
+	for _, pieces := range [][]string{{title}, {title[:maxHeldText-1], title[maxHeldText-1 : maxHeldText+1], title[maxHeldText+1 : maxHeldText+2], title[maxHeldText+2:]}} {
+		var tb bytes.Buffer
+		c, err := NewCore(Options{}, Outputs{Text: phrase.NewWriter(&tb)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := c.Root()
+		var head, ts Scope
+		c.Start(&head, &root, &Element{Tag: "head", Head: true})
+		c.Start(&ts, &head, &Element{Tag: "title", Title: true})
+		for _, p := range pieces {
+			c.Text(&ts, []byte(p))
+		}
+		c.End(&ts, Inline)
+		c.End(&head, Inline)
+		c.EndHead()
+		if _, err := c.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		if want == "" {
+			want = tb.String()
+		} else if got := tb.String(); got != want {
+			t.Errorf("in %d pieces: text of %d bytes ending %q, whole %d ending %q", len(pieces), len(got), got[len(got)-8:], len(want), want[len(want)-8:])
+		}
+	}
+}

@@ -23,8 +23,15 @@ import (
 // after <pre>, which lets the next piece lose its first newline too.
 //
 // A piece never ends where its bytes would read otherwise whole: inside a
-// character reference, between CR and LF, inside a character, right after
-// '<', or inside the markup that would end a comment or a script's escape.
+// character reference (where references are decoded: '&' and a name of
+// up to refWindow bytes, or '&#' and all its digits; a run of letters or
+// digits with no '&' before it is no reference), between CR and LF, inside
+// a character, between '<' and a byte it could open markup with, or
+// inside the markup that would end a comment or a script's escape. Where
+// it ends is decided by the bytes there, not by where the token starts,
+// so that a piece ending early (before a run no piece can end in) does
+// not make the next token end early too: each byte is looked at a few
+// times, however the text runs.
 
 // minCommentPiece is the least a comment is held whole, whatever the piece
 // size: one that can be a marker (googleoff, <!--noindex-->: at most
@@ -55,67 +62,175 @@ var cutAfterInComment = byteSet(func(c byte) bool { return cutAfter[c] && c != '
 // refByte marks what a character reference is made of after its '&'.
 var refByte = byteSet(func(c byte) bool { return isASCIILetter(c) || '0' <= c && c <= '9' || c == '#' })
 
+// pieceKind says what a piece is cut from: where character references are
+// decoded (text, title, textarea, and comments, whose data x/net's Text
+// decodes too), a piece may not end inside one; in raw text (script,
+// style, plaintext and the like) nothing is decoded.
+type pieceKind uint8
+
+const (
+	textPieces    pieceKind = iota // references decoded
+	rawPieces                      // nothing decoded
+	commentPieces                  // references decoded, and "--" or "--!" then '>' end the comment
+)
+
 // textCut returns where a piece of the token in win may end, between lo
 // and hi (hi <= len(win)): the last place after a byte cutAfter marks or,
 // where words may be cut (cutInWords), before an ASCII byte or the first
 // byte of a UTF-8 sequence (a character of its own in a single-byte
-// charset too), outside a character reference and not after CR or '<'. In
-// a comment it does not end a piece after '-' or '!', which with what
-// follows could end the comment. It returns 0 where there is none. It
-// looks at each place once, and at most refWindow bytes before it.
-func (z *tokenizer) textCut(win []byte, lo, hi int, comment bool) int {
+// charset too), outside a character reference (inReference), not between
+// CR and LF, and not after '<' unless another '<' follows (with which it
+// opens nothing). In a comment it does not end a piece after '-' or '!',
+// which with what follows could end the comment. It returns 0 where there is none. It
+// looks at each place once, and back over a run of reference bytes once
+// per token (z.run).
+func (z *tokenizer) textCut(win []byte, lo, hi int, kind pieceKind) int {
 	lo = max(lo, 1)
 	after := &cutAfter
-	if comment {
+	if kind == commentPieces {
 		after = &cutAfterInComment
 	}
 	for p := hi; p >= lo; p-- {
 		if c := win[p-1]; after[c] && (c < 0x30 || p < 2 || win[p-2] < 0x80) {
+			z.examined += hi - p + 1
 			return p
 		}
 	}
+	z.examined += max(hi-lo+1, 0)
 	if !z.cutInWords {
 		return 0
 	}
-	for p := min(hi, len(win)-1); p >= lo; p-- {
+	var run refRun // the run of reference bytes the place looked at last ends in
+	top := min(hi, len(win)-1)
+	for p := top; p >= lo; p-- {
 		c, before := win[p], win[p-1]
-		if 0x80 <= c && c < 0xC0 || before == '\r' || before == '<' || comment && (before == '-' || before == '!') {
+		if 0x80 <= c && c < 0xC0 || before == '\r' && c == '\n' || before == '<' && c != '<' ||
+			kind == commentPieces && (before == '-' || before == '!') {
 			continue
 		}
-		if refByte[c] || c == ';' {
-			if inReference(win, p) {
-				continue
+		if kind != rawPieces && (refByte[c] || c == ';') && z.inReference(win, p, &run) {
+			if before != '&' {
+				// Every place in the run below p is inside it too.
+				p = max(run.start, lo)
 			}
+			continue
 		}
+		z.examined += top - p + 1
 		return p // c ends any reference before it
 	}
+	z.examined += max(top-lo+1, 0)
 	return 0
 }
 
-// refWindow is how far back inReference looks: past the longest named
-// reference (32 bytes), a run of letters and digits is no name x/net
-// reads whole.
+// refWindow bounds the named references: past the longest (32 bytes), a
+// run of letters and digits after '&' is no name x/net reads whole, and
+// cutting it further on changes nothing.
 const refWindow = 40
 
-// inReference reports whether a piece ending before win[p] (a byte that
-// can go on with a character reference) could cut one: the run of
-// reference bytes before p starts with '&', or is longer than refWindow
-// and all hexadecimal digits (a numeric reference reads any number of
-// them).
-func inReference(win []byte, p int) bool {
-	hex := true
-	for q := p - 1; q >= max(p-refWindow, 0); q-- {
-		c := win[q]
-		if c == '&' {
-			return true
-		}
-		if !refByte[c] {
-			return false
-		}
-		hex = hex && (isHexDigit(c) || c == 'x' || c == 'X' || c == '#')
-	}
-	return hex && p > refWindow
+// refRun is a run of reference bytes in the current token's window:
+// win[start:end] are all refByte and start is where the run starts (0, or
+// after a byte that is not one); end is as far as it has been looked at.
+// amp says a '&' stands before it; win[start:numEnd] is the longest part
+// of it (up to end) that has a numeric reference's form: '#', then decimal
+// digits, or "#x" or "#X", then hexadecimal digits. Indices count from the
+// token's first byte, so they hold across reads.
+type refRun struct {
+	start, end, numEnd int
+	amp                bool
 }
+
+// inReference reports whether a piece ending before win[p] (a byte that
+// can go on with a character reference) could cut one: right after '&',
+// or in a run of reference bytes that a '&' starts, within refWindow bytes
+// of it or still in a numeric reference's form, which x/net reads to its
+// last digit however long it is ("&#" and a million zeros is one
+// character). A run with no '&' before it is no reference, and one that
+// reaches the window's start is not either: a piece never ends inside a
+// reference, and a tag's '>' is no '&'. run holds the run looked at last
+// (zero at first): the places textCut looks at go down the window, so
+// each run is measured once.
+func (z *tokenizer) inReference(win []byte, p int, run *refRun) bool {
+	before := win[p-1]
+	if before == '&' {
+		return true
+	}
+	if !refByte[before] {
+		return false
+	}
+	if !(run.start < p && p <= run.end) {
+		z.measureRun(win, p-1, run)
+	}
+	return run.amp && (p-run.start < refWindow || p <= run.numEnd)
+}
+
+// measureRun sets *run to the run of reference bytes that holds win[q],
+// looked at up to q. The highest run measured in the token is kept
+// (z.run): findTextEnd looks only at the bytes each read brings, and
+// rawCut and scanCommentFrom look again at a window that doubles, but the
+// run at the top may go back to the token's start; it is looked back over
+// once, and its numeric form checked once.
+func (z *tokenizer) measureRun(win []byte, q int, run *refRun) {
+	m := &z.run
+	if m.start <= q && q < m.end {
+		*run = *m
+		return
+	}
+	// The kept run may go on up to q: looking back stops at its end.
+	joins := m.end > m.start && m.end <= q
+	s := q
+	for s > 0 && refByte[win[s-1]] && !(joins && s == m.end) {
+		s--
+	}
+	z.examined += q - s + 1
+	r := refRun{start: s, end: q + 1, numEnd: s, amp: s > 0 && win[s-1] == '&'}
+	from := s
+	if joins && s == m.end {
+		r.start, r.amp, r.numEnd = m.start, m.amp, m.numEnd
+		from = -1 // the form broke before
+		if m.numEnd == m.end {
+			from = m.end
+		}
+	}
+	if from >= 0 {
+		r.numEnd = numericFormEnd(win, r.start, from, r.end)
+		z.examined += r.numEnd - from
+	}
+	*run = r
+	if r.end >= m.end {
+		*m = r
+	}
+}
+
+// numericFormEnd returns how far from start win[start:end] has a numeric
+// reference's form (see refRun), knowing it has up to from.
+func numericFormEnd(win []byte, start, from, end int) int {
+	e := from
+	if e == start {
+		if e == end || win[e] != '#' {
+			return e
+		}
+		e++
+	}
+	if e == start+1 {
+		if e == end || !decimalDigit[win[e]] && win[e]|0x20 != 'x' {
+			return e
+		}
+		e++
+	}
+	digit := &decimalDigit
+	if win[start+1]|0x20 == 'x' {
+		digit = &hexDigit
+	}
+	for e < end && digit[win[e]] {
+		e++
+	}
+	return e
+}
+
+var (
+	decimalDigit = byteSet(func(c byte) bool { return '0' <= c && c <= '9' })
+	hexDigit     = byteSet(isHexDigit)
+)
 
 func isHexDigit(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f' }
 
@@ -125,6 +240,7 @@ func (z *tokenizer) textPiece(n int, textIsRaw, convertNUL bool) (html.TokenType
 	z.size, z.data = n, span{0, n}
 	z.textIsRaw, z.convertNUL = textIsRaw, convertNUL
 	z.plain = !hasTextSpecial(z.win[:n])
+	z.examined += n
 	return html.TextToken, true
 }
 
@@ -135,13 +251,15 @@ func (z *tokenizer) textPiece(n int, textIsRaw, convertNUL bool) (html.TokenType
 func (z *tokenizer) findTextEnd(i int, searched *int) (lt, cut int, ok bool) {
 	for {
 		if k := bytes.IndexByte(z.win[i:], '<'); k >= 0 {
+			z.examined += k + 1
 			return i + k, 0, true
 		}
+		z.examined += len(z.win) - i
 		i = len(z.win)
 		if z.piece > 0 && i >= z.piece {
 			// What was searched before, in this call or an earlier one
 			// for the same token, has no place to end a piece.
-			if p := z.textCut(z.win, *searched, i, false); p > 0 {
+			if p := z.textCut(z.win, *searched, i, textPieces); p > 0 {
 				return 0, p, true
 			}
 			*searched = i
@@ -167,6 +285,7 @@ func (z *tokenizer) scanRawPiece(scan func() (int, bool)) (end, cut int, ok bool
 		z.pieceCap, z.capped = limit, false
 		end, ok = scan()
 		z.pieceCap = 0
+		z.examined += len(z.win) // each round scans the window from its start
 		if ok || !z.capped {
 			return end, 0, ok
 		}
@@ -215,7 +334,11 @@ func (z *tokenizer) rawCut() int {
 	if z.rawTag != "script" {
 		lo = 0 // no state: any byte scanned so far is past (no end tag in it)
 	}
-	return z.textCut(win, lo, hi, false)
+	kind := rawPieces
+	if z.rawTag == "textarea" || z.rawTag == "title" {
+		kind = textPieces // RCDATA: references are decoded
+	}
+	return z.textCut(win, lo, hi, kind)
 }
 
 // commentPieceCutShort ends a comment that the end of the input (or the

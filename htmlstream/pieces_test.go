@@ -56,6 +56,15 @@ var pieceCases = []string{
 	"<plaintext>a &amp; </plaintext> <b> \r\n é",
 	"text then the end", "<p>unterminated comment<!-- a - b --", "<!-- a-", "<!-- a--!", "<script>a <!-- b <script> c",
 	"<title>x</tit", "<textarea>a &am", "a\r", "a &", "a &amp", "\xff\xfe text \xe2\x82", "a\x00b\x00 c",
+	// Runs longer than a named reference: numeric references read to
+	// their last digit, names that are none, digits with no '&', runs of
+	// CR and of '<' (longruns_test.go has them long).
+	"<p>" + strings.Repeat("0", 60) + "&#" + strings.Repeat("0", 50) + "65;x&#X" + strings.Repeat("0", 45) + "41y&#" + strings.Repeat("0", 45) + "6" +
+		strings.Repeat("a", 45) + "&" + strings.Repeat("a", 50) + ";b&" + strings.Repeat("amp", 15) + "&#x" + strings.Repeat("g", 45) + "&#12#" + strings.Repeat("3", 45) + "</p>",
+	"<p>" + strings.Repeat("\r", 30) + "\r\n" + strings.Repeat("<", 30) + "<a>x</a>" + strings.Repeat("<", 20) + "</p>",
+	"<title>&#" + strings.Repeat("1", 50) + ";" + strings.Repeat("f", 50) + "</title><textarea>" + strings.Repeat("\r", 20) + "&#x" + strings.Repeat("F", 45) + "</textarea>",
+	"<script>&#" + strings.Repeat("0", 50) + strings.Repeat("<", 20) + "</script><style>" + strings.Repeat("<", 50) + "</style><plaintext>" + strings.Repeat("\r", 30) + "&#" + strings.Repeat("9", 50),
+	"<!--" + strings.Repeat("&#"+strings.Repeat("0", 50)+";"+strings.Repeat("\r", 20)+strings.Repeat("<", 20)+"&"+strings.Repeat("a", 45)+" ", 10) + "-->after",
 }
 
 // TestPiecesJoinToXNetsTokens runs the tokenizer with small piece sizes:
@@ -103,6 +112,12 @@ func TestLongTextComesInPieces(t *testing.T) {
 		{"short comment", "<!--" + strings.Repeat("x ", 100) + "-->", false, false},
 		{"comment of dashes", "<!--" + strings.Repeat("-", 3000) + "-->", false, false},
 		{"plaintext", "<plaintext>" + strings.Repeat("a b ", 100), false, true},
+		{"hex digits", "<p>" + strings.Repeat("0", 500), true, true},
+		{"hex digits in a comment", "<!--" + strings.Repeat("a", 3000), true, true},
+		{"a numeric reference's digits", "<p>&#" + strings.Repeat("0", 500), true, false},
+		{"CR", "<p>" + strings.Repeat("\r", 500), true, true},
+		{"'<'", "<p>" + strings.Repeat("<", 500), true, true},
+		{"'<' in a script", "<script>" + strings.Repeat("<", 500), true, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

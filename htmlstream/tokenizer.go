@@ -136,6 +136,15 @@ type tokenizer struct {
 	// commentCont: the next token goes on with the comment this one is a
 	// piece of.
 	commentCont bool
+	// run is the highest run of reference bytes textCut has measured in
+	// the current token (see measureRun).
+	run refRun
+
+	// examined counts the bytes the searches for a token's end and for a
+	// place to end a piece looked at (a window a scan went over again
+	// counts again), a few additions per token or read: the tests that
+	// check the work grows linearly with the input read it.
+	examined int
 }
 
 // span is a range of the current token's raw bytes, relative to its start.
@@ -244,6 +253,7 @@ func (z *tokenizer) Next() html.TokenType {
 	z.attrsRead = 0
 	z.out = z.out[:0]
 	z.textIsRaw, z.convertNUL, z.plain, z.commentPiece = false, false, false, false
+	z.run = refRun{}
 	if z.x != nil || z.err != nil || z.rawTag != "" || z.commentCont {
 		return z.nextOtherState()
 	}
@@ -285,7 +295,7 @@ func (z *tokenizer) scanRawText() (html.TokenType, bool) {
 	if z.rawTag == "plaintext" {
 		for searched := 0; ; {
 			if n := len(z.win); z.piece > 0 && n >= z.piece {
-				if p := z.textCut(z.win, searched, n, false); p > 0 {
+				if p := z.textCut(z.win, searched, n, rawPieces); p > 0 {
 					return z.textPiece(p, true, true) // the next token goes on with it
 				}
 				searched = n
@@ -530,8 +540,10 @@ func (z *tokenizer) byteAt(i int) (byte, bool) {
 func (z *tokenizer) find(i int, c byte) (int, bool) {
 	for {
 		if k := bytes.IndexByte(z.win[i:], c); k >= 0 {
+			z.examined += k + 1
 			return i + k, true
 		}
+		z.examined += len(z.win) - i
 		i = len(z.win)
 		if !z.more(i + 1) {
 			return i, false
@@ -598,8 +610,10 @@ func (z *tokenizer) scanData() (html.TokenType, bool) {
 		if lt < len(win) && win[lt] == '<' {
 			// Most tokens after text start here.
 		} else if k := indexLT(win, lt, &plain); k >= 0 {
+			z.examined += k - lt
 			lt = k
 		} else {
+			z.examined += len(win) - lt
 			plain, looked = false, false // the text is looked at once it ends
 			var cut int
 			var ok bool
@@ -611,10 +625,19 @@ func (z *tokenizer) scanData() (html.TokenType, bool) {
 			win = z.win
 		}
 		if lt+1 == len(win) {
+			if z.piece > 0 && lt >= z.piece && lt > searched {
+				// A '<' last in a window as long as a piece: a piece may
+				// end before it (a run of '<' that open nothing never
+				// leaves this loop for findTextEnd).
+				if p := z.textCut(win, searched, lt, textPieces); p > 0 {
+					return z.textPiece(p, false, false)
+				}
+				searched = lt
+			}
 			if !z.more(lt + 2) {
 				if z.readErr == nil && z.piece > 0 && lt >= z.piece {
 					// The limit, with a '<' last: a piece ends before it.
-					if p := z.textCut(win, 0, lt, false); p > 0 {
+					if p := z.textCut(win, 0, lt, textPieces); p > 0 {
 						return z.textPiece(p, false, false)
 					}
 				}
@@ -769,7 +792,7 @@ func (z *tokenizer) scanCommentFrom(from int) (html.TokenType, bool) {
 			z.commentPiece = cont
 			return tt, true
 		case z.capped:
-			if p := z.textCut(z.win, from, len(z.win), true); p > from {
+			if p := z.textCut(z.win, from, len(z.win), commentPieces); p > from {
 				z.size, z.data = p, span{from, p}
 				z.commentCont, z.commentPiece = true, true
 				return html.CommentToken, true

@@ -2,11 +2,14 @@ package htmlstream
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"testing"
 
+	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/benchpage"
 	"github.com/robofilter/robofilter/internal/shared"
+	"github.com/robofilter/robofilter/phrase"
 	"golang.org/x/net/html"
 )
 
@@ -100,4 +103,51 @@ func BenchmarkTokenizerCorpus(b *testing.B) {
 		pages = append(pages, p)
 	}
 	benchTokenizers(b, pages)
+}
+
+// BenchmarkLongRuns measures pages of one long run (longruns_test.go), 4
+// MiB each, in pieces of the default size: x/net's tokenizer (which reads
+// each run as one token) and ours, with Next alone, then the whole stage.
+// A page of words is the floor.
+func BenchmarkLongRuns(b *testing.B) {
+	const n = 4 << 20
+	pages := []struct{ name, src string }{
+		{"words", "<p>" + repeatTo("word ", n) + "</p>"},
+		{"digits", "<p>" + repeatTo("0123456789", n) + "</p>"},
+		{"hex letters in a comment", "<!--" + repeatTo("abcdef", n) + "-->"},
+		{"one numeric reference", "<p>&#" + repeatTo("0", n) + "</p>"},
+		{"hex in a script", "<script>" + repeatTo("0x", n) + "</script>"},
+		{"CR", "<pre>" + repeatTo("\r", n) + "</pre>"},
+	}
+	piece := filter.TextPiece(filter.DefaultMaxTokenSize)
+	for _, p := range pages {
+		src := []byte(p.src)
+		b.Run(p.name+"/xnet", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				tokenizerLoops[0].loop(html.NewTokenizer(bytes.NewReader(src)))
+			}
+		})
+		b.Run(p.name+"/ours", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				z := newTokenizer(bytes.NewReader(src), filter.DefaultMaxTokenSize)
+				z.piece, z.cutInWords = piece, true
+				tokenizerLoops[0].loop(z)
+			}
+		})
+		b.Run(p.name+"/stage", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				c, _ := filter.NewCore(filter.Options{}, filter.Outputs{Text: phrase.NewWriter(io.Discard)})
+				if err := Run(bytes.NewReader(src), c, Options{Charset: "utf-8"}); err != nil {
+					b.Fatal(err)
+				}
+				c.Finish()
+			}
+		})
+	}
 }

@@ -446,6 +446,7 @@ func TestLongTextNodesComeInPieces(t *testing.T) {
 		text                   string // the fill's text, repeated
 	}{
 		{"a word", "<doc>", "a", "</doc>", "a"},
+		{"brackets", "<doc>", "]", "</doc>", "]"},
 		{"words", "<doc>", "word ", "</doc>", "word "},
 		{"references", "<doc>", "&amp;&#x41;", "</doc>", "&A"},
 		{"line ends", "<doc>", "a\r\n", "</doc>", "a "},
@@ -482,6 +483,8 @@ func TestPiecesChangeNoOutput(t *testing.T) {
 		"<?xml version='1.0' encoding='windows-1252'?><r>caf\xe9 a &amp; b\r\n c ]] d</r>",
 		"\xff\xfe<\x00r\x00>\x00a\x00 \x00b\x00&\x00a\x00m\x00p\x00;\x00 \x00=\xd8\x00\xdc \x00<\x00/\x00r\x00>\x00",
 		"<r>a ]]> b</r>", "<r>a \x01 b</r>", "<r>a b",
+		"<r>" + strings.Repeat("]", 20) + "]]> b</r>", "<r>" + strings.Repeat("]", 20) + "]x]]]" + strings.Repeat("]", 9) + "</r>",
+		"<r>a]]]]]]]]b]]]]]]]]]]>c</r>", "<r>" + strings.Repeat("]", 30),
 	} {
 		want := runXML(t, strings.NewReader(input), filter.Options{}, Options{})
 		for piece := 1; piece <= 8; piece++ {

@@ -477,21 +477,23 @@ func (z *scanner) charData() error {
 // pieceEnds reports whether a text node that has run on past the piece
 // size may end a piece at z.i, where everything before is read (a
 // reference, a CR and its LF, a whole character): in the document (not an
-// entity's replacement text, which is bounded), not after ']' (which with
-// "]>" after it is an error), and, where the source decodes runs, after
-// white space, whose original offset the source then pins.
+// entity's replacement text, which is bounded), and, where the source
+// decodes runs, after white space, whose original offset the source then
+// pins. After ']' too: charData looked for "]]>" from each ']' before z.i
+// (the two bytes after it included), so none stands across the end, and a
+// run of ']' comes in pieces like any other text.
 func (z *scanner) pieceEnds() bool {
 	if z.piece <= 0 || z.i == 0 || len(z.frames) > 0 || !z.inElement {
 		return false
 	}
-	c := z.buf[z.i-1]
 	if z.src.mode == modeMarkers {
+		c := z.buf[z.i-1]
 		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 			return false
 		}
 		z.src.pin(z.start+int64(z.i), c)
 	}
-	return c != ']'
+	return true
 }
 
 // cutText keeps, for a text token that fails on a well-formedness error,
