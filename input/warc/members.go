@@ -1,11 +1,12 @@
 package warc
 
 import (
-	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // members decompresses a WARC file's gzip members one at a time
