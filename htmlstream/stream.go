@@ -36,7 +36,10 @@ type Options struct {
 // limits, after everything before that point has been fed. The caller
 // calls core.Finish afterwards in every case.
 func Run(r io.Reader, core *filter.Core, opts Options) error {
-	_, err := run(r, core, opts)
+	b, err := run(r, core, opts)
+	if b != nil && b.done != nil {
+		b.done()
+	}
 	return err
 }
 
@@ -99,6 +102,16 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 		z.beforeMove = d.passPending
 		core.ArchivePending(d.passPending)
 		core.ArchiveMarkable(b.ellipsisCanStand)
+	}
+	b.done = func() {
+		// The tokens the archive copy has not been given yet are in the
+		// window: given now, so that the window can go back to the pool
+		// before the core finishes.
+		if d.archive {
+			d.passPending()
+			core.ArchivePending(nil)
+		}
+		z.release()
 	}
 	z.cdataAllowed = func() bool { // in foreign content
 		top := b.top()

@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/robofilter/robofilter/filter"
@@ -118,6 +119,8 @@ type tokenizer struct {
 	// otherwise.
 	in   *rawInput
 	dpos filter.Pos
+	// pooled holds the window's slice for windowPool (nil: made here).
+	pooled *[]byte
 
 	// Long text in pieces (pieces.go). piece is the size past which text,
 	// raw text and comments are passed in pieces (0: never); cutInWords
@@ -172,7 +175,39 @@ const (
 // newTokenizer returns a tokenizer reading r, with x/net's SetMaxBuf
 // limit maxBuf (0: none).
 func newTokenizer(r io.Reader, maxBuf int) *tokenizer {
-	return &tokenizer{r: r, maxBuf: maxBuf, readSize: firstRead, pos: filter.StartPos}
+	z := &tokenizer{r: r, maxBuf: maxBuf, readSize: firstRead, pos: filter.StartPos}
+	if w, ok := windowPool.Get().(*[]byte); ok {
+		if cap(*w) <= maxBuf {
+			z.buf, z.pooled = (*w)[:0], w
+		} else {
+			windowPool.Put(w) // for a document with a larger limit
+		}
+	}
+	return z
+}
+
+// windowPool keeps tokenizer windows from one document to the next: a run
+// over many documents (a crawl's records) reuses them instead of growing a
+// new one from firstRead in each, which was most of what such a run
+// allocated. A window larger than maxPooledWindow (a document's long
+// token) is let go.
+var windowPool sync.Pool
+
+const maxPooledWindow = 1 << 20
+
+// release gives the window back for the next document; the tokenizer
+// reads nothing more.
+func (z *tokenizer) release() {
+	if cap(z.buf) == 0 || cap(z.buf) > maxPooledWindow {
+		return
+	}
+	w := z.pooled
+	if w == nil {
+		w = new([]byte)
+	}
+	*w = z.buf[:0]
+	z.buf, z.pooled = nil, nil
+	windowPool.Put(w)
 }
 
 // Pos returns the position of the current token's first byte (Line, Col

@@ -114,6 +114,9 @@ var fmtSeed = maphash.MakeSeed()
 // the list of active formatting elements, and tells the core where each
 // element, text and comment lands.
 type builder struct {
+	// done, set by run, ends the run for Run: what the window still
+	// holds is passed on, and the window goes back to its pool.
+	done func()
 	core *filter.Core
 	z    *tokenizer
 	tok  token
