@@ -11,6 +11,7 @@ import (
 	"github.com/robofilter/robofilter/crawl"
 	"github.com/robofilter/robofilter/input"
 	"github.com/robofilter/robofilter/internal/warcgen"
+	"github.com/robofilter/robofilter/wet"
 )
 
 // page is a WARC response record of an HTML page.
@@ -88,5 +89,34 @@ func TestResultsAndSummary(t *testing.T) {
 	want := crawl.Summary{Documents: 4, Failed: 1, NoIndex: 1, NoFollow: 1, Bytes: sum.Bytes}
 	if sum != want || sum.Bytes < 100 {
 		t.Errorf("summary %+v, want %+v", sum, want)
+	}
+}
+
+// The WET file of a crawl holds a conversion record for each page with
+// text, in order, and counts the others; warcio reads it (wet's tests).
+func TestWETOfACrawl(t *testing.T) {
+	var out bytes.Buffer
+	w := crawl.NewWETWriter(&out, wet.Options{Filename: "f.warc.wet"})
+	_, err := crawl.Run(input.NewReader("f", strings.NewReader(small), input.WARC, robofilter.Options{}), crawl.Options{Workers: 2, Text: true}, w.Write)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"WARC-Type: warcinfo\r\nWARC-Date: 2026-11-01T00:00:00Z\r\n",
+		"WARC-Target-URI: https://a.example/\r\n", "\r\n\r\nA\none x\n\r\n\r\n",
+		"WARC-Target-URI: https://c.example/\r\n", "\r\n\r\nthree\n\nwords\n\r\n\r\n",
+		"WARC-Target-URI: file:///d.xml\r\n", "WARC-Truncated: unspecified\r\n", "pages-cut-short-by-an-error: 1\r\n",
+		"pages-written: 3\r\npages-under-noindex: 1\r\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "b.example") {
+		t.Errorf("the noindex page is in the WET file:\n%s", got)
 	}
 }
