@@ -28,7 +28,7 @@ import (
 type Format int
 
 const (
-	Auto Format = iota // XML if the document starts with an XML declaration, else HTML
+	Auto Format = iota // XML by its declaration or its root element (Sniff), else HTML
 	HTML               // read as HTML, whatever it starts with
 	XML                // read as XML, whatever it starts with
 )

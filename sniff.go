@@ -14,8 +14,9 @@ import (
 // and the document is read as HTML (--xml reads it as XML).
 const SniffLimit = 4 << 10
 
-// Sniff peeks at a buffered document and says whether it is XML, as a
-// careful crawler reads a document no Content-Type describes:
+// Sniff peeks at a buffered document and says whether it is XML, by its
+// start, as a careful crawler reads a document no Content-Type describes.
+// It is XML when:
 //   - an XML declaration starts it (after a byte order mark and white
 //     space; UTF-16 is recognised by its byte order mark, or by "<?" in
 //     two-byte units, XML 1.0 Appendix F);
