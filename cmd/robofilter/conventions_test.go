@@ -124,6 +124,10 @@ func TestTextOfANoindexDocumentSaysSo(t *testing.T) {
 	if errOut != "robofilter: -:0:0: warning: x-robots-tag \"none\" says noindex: no text is written\n" {
 		t.Errorf("X-Robots-Tag: stderr %q", errOut)
 	}
+	_, errOut, _ = runCLI(t, "<?xml version=\"1.0\"?>\n<?robots index=\"no\" follow=\"yes\"?><r>x</r>", "text")
+	if errOut != "robofilter: -:2:1: warning: robots PI \"index=\\\"no\\\" follow=\\\"yes\\\"\" says noindex: no text is written\n" {
+		t.Errorf("robots PI: stderr %q", errOut)
+	}
 	if _, errOut, _ := runCLI(t, in, "text", "-q"); errOut != "" {
 		t.Errorf("-q: stderr %q", errOut)
 	}

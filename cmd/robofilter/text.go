@@ -68,12 +68,14 @@ func noIndexWarning(res *robofilter.Result, warn func(filter.Warning)) {
 	w := filter.Warning{Message: "the document says noindex: no text is written"}
 sources:
 	for _, src := range res.Directives.Sources {
+		says := strings.Contains(strings.ToLower(src.Value), `index="no"`) // the XML robots PI
 		for _, d := range filter.ParseDirectives(src.Value) {
-			if strings.EqualFold(d.Name, "noindex") || strings.EqualFold(d.Name, "none") {
-				w.Line, w.Col = src.Line, src.Col
-				w.Message = fmt.Sprintf("%s %q says noindex: no text is written", src.Origin, src.Value)
-				break sources
-			}
+			says = says || strings.EqualFold(d.Name, "noindex") || strings.EqualFold(d.Name, "none")
+		}
+		if says {
+			w.Line, w.Col = src.Line, src.Col
+			w.Message = fmt.Sprintf("%s %q says noindex: no text is written", src.Origin, src.Value)
+			break sources
 		}
 	}
 	if len(res.Warnings) < filter.MaxWarnings && warn != nil {
