@@ -35,6 +35,7 @@ func newProgress(w io.Writer, total int64) *progress {
 	return &progress{bar: progressbar.NewOptions64(total,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionShowBytes(true),
+		progressbar.OptionShowCount(),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionSetElapsedTime(true),
 		progressbar.OptionThrottle(200*time.Millisecond),
