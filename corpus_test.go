@@ -1,12 +1,10 @@
 package robofilter
 
 import (
-	"bufio"
 	"bytes"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/robofilter/robofilter/filter"
@@ -96,23 +94,4 @@ func renderAll(t *testing.T, r io.Reader) string {
 		t.Fatal(err)
 	}
 	return text.String() + "\x00" + archive.String() + "\x00" + string(rune(links))
-}
-
-func TestSniffRecognisesXMLDeclarations(t *testing.T) {
-	for _, tc := range []struct {
-		name, in string
-		want     Format
-	}{
-		{"declaration", `<?xml version="1.0"?><r/>`, XML},
-		{"after BOM and whitespace", "\xEF\xBB\xBF \n<?xml version=\"1.0\"?><r/>", XML},
-		{"UTF-16LE with BOM", "\xFF\xFE<\x00?\x00x\x00m\x00l\x00 \x00", XML},
-		{"UTF-16LE without BOM", "<\x00?\x00x\x00m\x00l\x00 \x00", XML},
-		{"UTF-16BE without BOM", "\x00<\x00?\x00x\x00m\x00l\x00 ", XML},
-		{"HTML", "<!DOCTYPE html><p>x", HTML},
-		{"not a declaration", "<?xml-stylesheet href='a'?><html>", HTML},
-	} {
-		if got := Sniff(bufio.NewReader(strings.NewReader(tc.in))); got != tc.want {
-			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
-		}
-	}
 }

@@ -28,7 +28,7 @@ import (
 type Format int
 
 const (
-	Auto Format = iota // XML if the document starts with an XML declaration, else HTML
+	Auto Format = iota // XML by its declaration or its root element (Sniff), else HTML
 	HTML               // read as HTML, whatever it starts with
 	XML                // read as XML, whatever it starts with
 )
@@ -122,6 +122,10 @@ func NewTextWriter(w io.Writer) *TextWriter { return phrase.NewWriter(w) }
 // the pass: the input is read to its end and the first such error is
 // returned. At the end Process flushes the phrase writers of out.Text and
 // out.ArchiveText (a second Flush does nothing).
+//
+// A document that is no text (an image, an archive, an executable: see
+// NotText) is not read: nothing is written, Result.Format is empty and
+// Result.Warnings says what it is.
 func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
 	if opts.Format != Auto && opts.Format != HTML && opts.Format != XML {
 		return nil, fmt.Errorf("unknown format %d in Options.Format", opts.Format)
@@ -130,7 +134,20 @@ func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	br := bufio.NewReaderSize(r, 4<<10) // enough for Sniff; longer reads pass through
+	br := bufio.NewReaderSize(r, SniffLimit) // enough for Sniff; longer reads pass through
+	charset := opts.Charset
+	if charset == "" {
+		charset = opts.ContentType
+	}
+	if head, _ := br.Peek(notTextPeek); len(head) > 0 {
+		if what := NotText(head, charset); what != "" {
+			// Decoded as text, an image or an archive would give pages of
+			// control characters: nothing is written, and the warning says
+			// why (Result.Format stays empty).
+			core.Warn(filter.Pos{Line: 1, Col: 1}, "not a text document (%s): nothing written", what)
+			return core.Finish()
+		}
+	}
 	format := opts.Format
 	if format == Auto {
 		format = Sniff(br)
@@ -188,38 +205,6 @@ func knownCharset(format Format, label string) bool {
 	}
 	e, _ := htmlcharset.Lookup(label)
 	return e != nil
-}
-
-// Sniff peeks at a buffered document and says whether it is XML: it starts,
-// after an optional byte order mark and whitespace, with an XML declaration.
-// UTF-16 documents are recognised by their BOM.
-func Sniff(br *bufio.Reader) Format {
-	head, _ := br.Peek(512)
-	switch {
-	case bytes.HasPrefix(head, []byte("\xEF\xBB\xBF")):
-		head = head[3:]
-	case bytes.HasPrefix(head, []byte("\xFF\xFE")), bytes.HasPrefix(head, []byte("\xFE\xFF")):
-		// UTF-16: look at every other byte.
-		var ascii []byte
-		start := 2
-		if head[0] == 0xFE {
-			start = 3
-		}
-		for i := start; i < len(head); i += 2 {
-			ascii = append(ascii, head[i])
-		}
-		head = ascii
-	default:
-		// UTF-16 without a BOM: "<?" as two-byte units (XML 1.0 Appendix F).
-		if bytes.HasPrefix(head, []byte("<\x00?\x00")) || bytes.HasPrefix(head, []byte("\x00<\x00?")) {
-			return XML
-		}
-	}
-	head = bytes.TrimLeft(head, " \t\r\n")
-	if bytes.HasPrefix(head, []byte("<?xml")) && len(head) > 5 && (head[5] == ' ' || head[5] == '\t' || head[5] == '\r' || head[5] == '\n') {
-		return XML
-	}
-	return HTML
 }
 
 // Document is every output of one run, in memory.

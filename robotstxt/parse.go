@@ -55,7 +55,7 @@ func Parse(body []byte, opts Options) *Robots {
 		text = text[:strings.LastIndexAny(text, "\r\n")+1]
 	}
 	r := &Robots{mode: opts.Mode, encoding: encoding, size: len(text)}
-	p := parser{r: r, mode: opts.Mode, cur: -1}
+	p := parser{r: r, mode: opts.Mode, cur: -1, markup: looksLikeMarkup(text)}
 	num := 0
 	for len(text) > 0 {
 		var seg string
@@ -80,6 +80,9 @@ func Parse(body []byte, opts Options) *Robots {
 		}
 	}
 	r.lines = num
+	if p.markup {
+		p.markupWarning()
+	}
 	if cut {
 		p.warn(num+1, "file longer than %d bytes: the rest is ignored", maxBytes)
 	}
@@ -98,9 +101,41 @@ type parser struct {
 	// User-agent line starts a new group. curHasField: any line other than
 	// User-agent was seen in cur (Robot-version must come before).
 	curHasRule, curHasField bool
+	// markup: the file is an HTML (or XML) page, as a site that serves
+	// its home page or an error page at /robots.txt sends: its lines are
+	// not warned of one by one (unused counts them), one warning says so.
+	markup bool
+	unused int
+}
+
+// looksLikeMarkup reports whether a robots.txt file is markup: its first
+// character that is not white space opens a tag, a comment, a DOCTYPE or
+// a processing instruction. No robots.txt line starts so.
+func looksLikeMarkup(text string) bool {
+	text = strings.TrimLeft(text, " \t\r\n")
+	if len(text) < 2 || text[0] != '<' {
+		return false
+	}
+	c := text[1]
+	return c == '!' || c == '?' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// markupWarning is the one warning about a file that is markup, first.
+func (p *parser) markupWarning() {
+	what := "no group: every URL is allowed (RFC 9309 section 2.2.1)"
+	if n := len(p.r.groups); n > 0 {
+		what = fmt.Sprintf("it still has %d group(s), which apply", n)
+	}
+	w := Warning{Line: 1, Message: fmt.Sprintf("the file looks like an HTML page, not robots.txt (as when a site serves a page at /robots.txt): %d unusable lines not listed; %s", p.unused, what)}
+	p.r.warnings = append([]Warning{w}, p.r.warnings...)
+	p.markup = false // later warnings (a file cut short) are the file's
 }
 
 func (p *parser) warn(line int, format string, args ...any) {
+	if p.markup {
+		p.unused++
+		return
+	}
 	p.r.warnings = append(p.r.warnings, Warning{Line: line, Message: fmt.Sprintf(format, args...)})
 }
 

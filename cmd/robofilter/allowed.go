@@ -19,7 +19,7 @@ import (
 func allowedCommand() *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "robots", Usage: "robots.txt `FILE` (- for stdin, when the URLs are arguments)"},
-		&cli.StringFlag{Name: "agent", Required: true, Usage: "the robot's product token, e.g. `FooBot`"},
+		&cli.StringFlag{Name: "agent", Usage: "the robot's product token (`NAME`), e.g. FooBot"},
 		&cli.StringFlag{Name: "status", Usage: "HTTP status `CODE` the robots.txt fetch got, or \"unreachable\": 2xx reads --robots, 304 too (the copy still in force, which it needs), other 3xx and 4xx allow all (v1: 401 and 403 disallow all), 5xx and unreachable disallow all"},
 		&cli.BoolFlag{Name: "http", Usage: "--robots FILE is the HTTP response as sent (curl -siL saves it): its status is the fetch outcome, its body the file (gzip and deflate decoded)"},
 		&cli.BoolFlag{Name: "explain", Usage: "add the deciding rule with its line number, or the reason"},
@@ -61,6 +61,8 @@ error, 2 usage error.`,
 
 // jsonVerdict is a line of `allowed --format jsonl`.
 type jsonVerdict struct {
+	Type    string `json:"type"` // "verdict"
+	File    string `json:"file"` // the robots.txt file ("-": standard input, or --status alone)
 	URL     string `json:"url"`
 	Allowed bool   `json:"allowed"`
 	Reason  string `json:"reason,omitempty"`
@@ -73,6 +75,17 @@ func runAllowed(c *cli.Context) error {
 	opts, err := robotsOptions(c)
 	if err != nil {
 		return err
+	}
+	// Every missing flag named at once, without the help (--help has it).
+	var missing []string
+	if c.String("robots") == "" && !c.IsSet("status") {
+		missing = append(missing, "--robots FILE (or --status CODE)")
+	}
+	if c.String("agent") == "" {
+		missing = append(missing, "--agent NAME")
+	}
+	if len(missing) > 0 {
+		return cli.Exit(fmt.Sprintf("allowed needs %s (see robofilter allowed --help)", strings.Join(missing, " and ")), exitUsage)
 	}
 	robots, err := loadAllowedRobots(c, opts)
 	if err != nil {
@@ -106,7 +119,7 @@ func runAllowed(c *cli.Context) error {
 		d := rules.Decide(url)
 		anyDisallowed = anyDisallowed || !d.Allowed
 		if jsonl {
-			v := jsonVerdict{URL: url, Allowed: d.Allowed}
+			v := jsonVerdict{Type: "verdict", File: flagsAt, URL: url, Allowed: d.Allowed}
 			if explain {
 				v.Reason = d.Reason.String()
 				if d.Rule != nil {

@@ -90,7 +90,8 @@ func TestAllowedJSONLines(t *testing.T) {
 		t.Errorf("second line: %+v", second)
 	}
 	out, _, _ = runRobotsCLI(t, "", "allowed", "--robots", robots, "--agent", "FooBot", "--format", "jsonl", "/a")
-	if strings.TrimSpace(out) != `{"url":"/a","allowed":true}` {
+	// Every record has its type and file, as the document commands' have.
+	if want := `{"type":"verdict","file":"` + robots + `","url":"/a","allowed":true}`; strings.TrimSpace(out) != want {
 		t.Errorf("without --explain: %s", out)
 	}
 }
@@ -158,8 +159,10 @@ func TestAllowedUsageAndIOErrors(t *testing.T) {
 		status int
 		stderr string
 	}{
-		{"no agent", "", []string{"--robots", robots, "/a"}, exitUsage, `"agent"`},
-		{"no robots file", "", []string{"--agent", "x", "/a"}, exitUsage, "--robots FILE is needed"},
+		{"no agent", "", []string{"--robots", robots, "/a"}, exitUsage, "allowed needs --agent NAME (see robofilter allowed --help)"},
+		{"no robots file", "", []string{"--agent", "x", "/a"}, exitUsage, "allowed needs --robots FILE (or --status CODE) (see"},
+		{"neither", "", []string{"/a"}, exitUsage, "allowed needs --robots FILE (or --status CODE) and --agent NAME"},
+		{"status 200 without the file", "", []string{"--agent", "x", "--status", "200", "/a"}, exitUsage, "--robots FILE is needed"},
 		{"unknown mode", "", []string{"--robots", robots, "--agent", "x", "--mode", "v3", "/a"}, exitUsage, "unknown robots.txt mode"},
 		{"unknown format", "", []string{"--robots", robots, "--agent", "x", "--format", "xml", "/a"}, exitUsage, "unknown format"},
 		{"google with v1", "", []string{"--robots", robots, "--agent", "x", "--mode", "v1", "--google", "/a"}, exitUsage, "--google applies to rfc9309"},
@@ -168,9 +171,13 @@ func TestAllowedUsageAndIOErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, errOut, status := runRobotsCLI(t, c.stdin, append([]string{"allowed"}, c.args...)...)
+			out, errOut, status := runRobotsCLI(t, c.stdin, append([]string{"allowed"}, c.args...)...)
 			if status != c.status || !strings.Contains(errOut, c.stderr) {
 				t.Errorf("status %d, stderr %q; want %d and %q", status, errOut, c.status, c.stderr)
+			}
+			// A usage error is one line on stderr, not the help on stdout.
+			if out != "" || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("stdout %q, stderr %q", out, errOut)
 			}
 		})
 	}

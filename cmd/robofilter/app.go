@@ -77,13 +77,22 @@ func noCommand(c *cli.Context) error {
 	return cli.Exit(fmt.Sprintf("unknown command %q (see robofilter --help)", args.First()), exitUsage)
 }
 
-func usageError(_ *cli.Context, err error, _ bool) error {
-	return cli.Exit(err.Error(), exitUsage)
+// usageError is the flag parser's error, for the user (usageMessage).
+func usageError(c *cli.Context, err error, _ bool) error {
+	args, _ := c.App.Metadata["args"].([]string)
+	return cli.Exit(usageMessage(c, args, err), exitUsage)
 }
 
 // run executes the app and turns its outcome into an exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runWith(args, stdin, stdout, stderr, osTerminal)
+}
+
+// runWith is run with the test of whether a stream is a terminal (for
+// progress), which tests give.
+func runWith(args []string, stdin io.Reader, stdout, stderr io.Writer, terminal isTerminal) int {
 	app := newApp(stdin, stdout, stderr)
+	app.Metadata = map[string]any{"args": args, "terminal": terminal}
 	if len(args) > 1 && !strings.HasPrefix(args[1], "-") && args[1] != "help" && app.Command(args[1]) == nil {
 		fmt.Fprintf(stderr, "robofilter: unknown command %q (see robofilter --help)\n", args[1])
 		return exitUsage
@@ -99,8 +108,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return coder.ExitCode()
 	}
-	fmt.Fprintf(stderr, "robofilter: %v\n", err)
 	// Errors urfave/cli produces itself (unknown flag, bad value) are usage errors.
+	fmt.Fprintf(stderr, "robofilter: %s\n", usageMessage(nil, args, err))
 	return exitUsage
 }
 

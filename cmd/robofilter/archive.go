@@ -6,7 +6,6 @@ import (
 
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
-	"github.com/robofilter/robofilter/phrase"
 	"github.com/urfave/cli/v2"
 )
 
@@ -25,11 +24,15 @@ nocache or nosnippet gives no copy at all, and a warning.
 With --text, prints the text form of the copy instead (the indexable text
 with an ellipsis where no-archive content was), for snippet makers.
 
+With several files (or --warc), each copy comes after a line
+"==> NAME <==", as head and tail set files apart; text lines start with
+NAME: (--no-filename: neither).
+
 Examples:
    robofilter archive page.html > cached.html
    robofilter archive --ellipsis '[…]' --text page.html
    robofilter archive --format jsonl page.html   (the copy in "archive" records)`,
-		Flags: append(documentFlags(),
+		Flags: append(documentFlags("archive"),
 			&cli.BoolFlag{Name: "text", Usage: "print the text form of the archive copy"}),
 		Action: runArchive,
 	}
@@ -115,7 +118,7 @@ func runArchive(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.String("records") != "" {
+	if rc.entries != "" {
 		return rc.runFeed(c, "archive")
 	}
 	asText := c.Bool("text")
@@ -124,14 +127,14 @@ func runArchive(c *cli.Context) error {
 		var records *jsonlArchive
 		switch {
 		case asText && rc.jsonl:
-			out.ArchiveText = phrase.NewLineWriter(func(l phrase.Line) error {
-				return rc.record(lineRecord{Type: "line", File: name, Phrase: l.Phrase, Line: l.Number, Text: string(l.Text)})
-			})
+			out.ArchiveText = rc.lineRecords(name)
 		case asText:
-			out.ArchiveText = rc.textWriter()
+			out.ArchiveText = rc.textWriter(name)
 		case rc.jsonl:
 			records = &jsonlArchive{rc: rc, name: name}
 			out.Archive = records
+		case rc.names:
+			out.Archive = &archiveCopy{rc: rc, name: name}
 		default:
 			out.Archive = rc.stdout
 		}
@@ -146,4 +149,37 @@ func runArchive(c *cli.Context) error {
 		}
 		return res, rc.writeDocument(name, res, err)
 	})
+}
+
+// archiveCopy writes one document's copy to stdout after a ==> NAME <==
+// line, as head and tail set files apart (with several files, or
+// --warc). The line comes with the copy's first byte (a document with no
+// copy has none), on a line of its own, after an empty line when another
+// copy came before.
+type archiveCopy struct {
+	rc      *runConfig
+	name    string
+	started bool
+}
+
+func (a *archiveCopy) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	rc := a.rc
+	if !a.started {
+		a.started = true
+		head := ""
+		if rc.archiveWritten {
+			if !rc.archiveEndsLine {
+				head = "\n"
+			}
+			head += "\n"
+		}
+		if _, err := rc.stdout.WriteString(head + "==> " + a.name + " <==\n"); err != nil {
+			return 0, err
+		}
+	}
+	rc.archiveWritten, rc.archiveEndsLine = true, p[len(p)-1] == '\n'
+	return rc.stdout.Write(p)
 }

@@ -28,7 +28,7 @@ Examples:
    robofilter check page.html
    robofilter check --agent "Foo Bot" --format jsonl page.html
    robofilter check --format html page.html > check.html   (the source, regions marked)`,
-		Flags:  documentFlags(),
+		Flags:  documentFlags("check"),
 		Action: runCheck,
 	}
 }
@@ -111,6 +111,7 @@ func runCheck(c *cli.Context) error {
 		for i, r := range regions {
 			listed[i] = r.Region
 		}
+		inDocumentOrder(res.Warnings)
 		rep := reported{listed, regionsDropped, links, linksDropped}
 		if rc.page {
 			writeCheckPage(rc.stdout, rc.pageDocs, name, res, rep, src)

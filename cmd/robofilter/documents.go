@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 
@@ -19,11 +21,14 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn documentFunc) error {
 	if len(names) == 0 {
 		names = []string{"-"}
 	}
+	rc.startProgress(c, names)
+	defer rc.progress.done()
 	failed := false
 	for _, name := range names {
 		var r io.Reader
 		if name == "-" {
 			r = bareReadErrors{c.App.Reader}
+			name = rc.stdinName
 		} else {
 			f, err := openInput(name)
 			if err != nil {
@@ -35,6 +40,9 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn documentFunc) error {
 			}
 			r = bareReadErrors{f}
 			defer f.Close()
+		}
+		if rc.progress != nil {
+			r = progressReader{r, rc.progress}
 		}
 		ok, err := rc.documents(name, r, fn)
 		if err != nil {
@@ -48,6 +56,20 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn documentFunc) error {
 	return nil
 }
 
+// startProgress shows progress on standard error for a run over a WARC
+// file or several files, when standard error is a terminal and standard
+// output is not (as curl's progress meter: on a terminal the output is
+// what the user watches), unless --quiet.
+func (rc *runConfig) startProgress(c *cli.Context, names []string) {
+	terminal, _ := c.App.Metadata["terminal"].(isTerminal)
+	if rc.quiet || terminal == nil || rc.page || !(rc.kind == input.WARC || len(names) > 1) ||
+		!terminal(c.App.ErrWriter) || terminal(c.App.Writer) {
+		return
+	}
+	rc.progress = newProgress(c.App.ErrWriter, inputsSize(names))
+	rc.stderr = progressWriter{c.App.ErrWriter, rc.progress}
+}
+
 // documentFunc processes one document with rc.opts, printing its warnings
 // with warn (nil with --quiet).
 type documentFunc func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error)
@@ -57,6 +79,9 @@ type documentFunc func(name string, r io.Reader, warn func(filter.Warning)) (*ro
 // (reported); a non-nil error ends the command (the output could not be
 // written).
 func (rc *runConfig) documents(name string, r io.Reader, fn documentFunc) (bool, error) {
+	if rc.kind == input.Plain {
+		r = rc.containerHint(name, r)
+	}
 	in := input.NewReader(name, r, rc.kind, rc.flagOpts)
 	var containerWarnings *warcWarnings
 	if rc.kind == input.WARC {
@@ -107,6 +132,7 @@ func (rc *runConfig) documents(name string, r io.Reader, fn documentFunc) (bool,
 		if werr != nil {
 			return false, werr
 		}
+		rc.progress.document()
 		ok = ok && docOK
 	}
 }
@@ -165,4 +191,30 @@ func (rc *runConfig) unprocessed(name string, err error) error {
 		return cli.Exit(fmt.Sprintf("writing output: %v", werr), exitFailure)
 	}
 	return nil
+}
+
+// containerHint notes, unless --quiet, an input given as a document that
+// starts as a container robofilter reads with a flag: a gzip file (a
+// .warc.gz, or a response saved coded), a WARC file, an HTTP response.
+// The document is still what it is taken for (a gzip file is no text:
+// Process says so and writes nothing).
+func (rc *runConfig) containerHint(name string, r io.Reader) io.Reader {
+	if rc.quiet {
+		return r
+	}
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(16)
+	var hint string
+	switch {
+	case bytes.HasPrefix(head, []byte("\x1F\x8B")):
+		hint = "a gzip file: give --warc for a WARC file (.warc.gz), --http for a saved HTTP response; gunzip a document first"
+	case bytes.HasPrefix(head, []byte("WARC/")):
+		hint = "a WARC file: give --warc to read its records as documents"
+	case bytes.HasPrefix(head, []byte("HTTP/")) && len(head) > 5 && (head[5] >= '0' && head[5] <= '9'):
+		hint = "an HTTP response: give --http to read its body with its headers applied"
+	}
+	if hint != "" {
+		fmt.Fprintf(rc.stderr, "robofilter: %s: note: %s\n", name, hint)
+	}
+	return br
 }

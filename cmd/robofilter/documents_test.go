@@ -86,10 +86,12 @@ func TestFlagWithoutItsValueAfterTheFileIsAUsageError(t *testing.T) {
 		{"text", f, "--agent"},
 		{"links", f, "--format"},
 		{"archive", f, "--charset"},
-		{"text", "-", "--ellipsis"},
+		{"archive", "-", "--ellipsis"},
 	} {
 		out, errOut, code := runCLI(t, page, args...)
-		if code != 2 || out != "" || !strings.Contains(errOut, "flag needs an argument") {
+		// The flag as the user wrote it, and where to read more.
+		want := fmt.Sprintf("robofilter: %s needs a value (see robofilter %s --help)\n", args[2], args[0])
+		if code != 2 || out != "" || errOut != want {
 			t.Errorf("%q: status %d, stdout %q, stderr %q; want status 2, a usage error", args, code, out, errOut)
 		}
 	}
@@ -142,7 +144,7 @@ func TestUnreadableFileIsReportedAndOthersStillProcessed(t *testing.T) {
 	if code != 1 {
 		t.Errorf("status %d, want 1", code)
 	}
-	if out != "fine\n" || !strings.Contains(errOut, "missing.html") {
+	if out != good+":fine\n" || !strings.Contains(errOut, "missing.html") {
 		t.Errorf("stdout %q, stderr %q", out, errOut)
 	}
 }
@@ -167,7 +169,7 @@ func TestUnreadableFilesHaveTheErrorLineForm(t *testing.T) {
 	}{
 		{[]string{"text", missing, sub, good}, "fine x\n"},
 		{[]string{"archive", missing, sub, good}, "<p>fine <a href=/x>x</a></p>"},
-		{[]string{"links", missing, sub, good}, "/x\n"},
+		{[]string{"links", "--base", "https://e.example/", missing, sub, good}, good + ":https://e.example/x\n"},
 		{[]string{"check", missing, sub, good}, good + " (html, utf-8)\n"},
 		{[]string{"text", "--format", "jsonl", missing, sub, good}, `"error":"is a directory"}`},
 		{[]string{"text", "--records", "//item", missing, sub, feed}, `"title":"T"`},
@@ -416,11 +418,47 @@ func TestSeveralFilesAreSeparatePhrases(t *testing.T) {
 		}
 		files = append(files, f)
 	}
-	for _, cmd := range [][]string{{"text"}, {"archive", "--text"}} {
+	for _, cmd := range [][]string{{"text", "--no-filename"}, {"archive", "--text", "-I"}} {
 		out, _, code := runCLI(t, "", append(cmd, files...)...)
 		if want := "one two\n\nthree\n"; code != 0 || out != want {
 			t.Errorf("%v: %q (exit %d), want %q", cmd, out, code, want)
 		}
+	}
+}
+
+// With several files, as grep and rg do, every plain output line starts
+// with its file's name (an empty line, a phrase break, with the name
+// alone); archive copies come after "==> NAME <==" lines, as head sets
+// files apart. -H names one file too, -I none.
+func TestSeveralFilesHaveTheirNames(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.html"), filepath.Join(dir, "b.html")
+	os.WriteFile(a, []byte(`<p>one <b class="robots-noindex">x</b> two <a href="https://e.example/1">l</a>`), 0o644)
+	os.WriteFile(b, []byte(`<p>three <a href="https://e.example/2">m</a>`), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"text", a, b}, a + ":one\n" + a + ":\n" + a + ":two l\n" + b + ":three m\n"},
+		{[]string{"archive", "--text", a, b}, a + ":one\n" + a + ":\n" + a + ":two l\n" + b + ":three m\n"},
+		{[]string{"links", a, b}, a + ":https://e.example/1\n" + b + ":https://e.example/2\n"},
+		{[]string{"links", "--all", a, b}, a + ":https://e.example/1\n" + b + ":https://e.example/2\n"},
+		{[]string{"archive", a, b}, "==> " + a + " <==\n" + `<p>one <b class="robots-noindex">x</b> two <a href="https://e.example/1">l</a>` +
+			"\n\n==> " + b + " <==\n" + `<p>three <a href="https://e.example/2">m</a>`},
+		{[]string{"links", "-H", a}, a + ":https://e.example/1\n"},
+		{[]string{"links", "--with-filename", "-"}, "-:https://e.example/1\n"},
+		{[]string{"links", "--no-filename", a, b}, "https://e.example/1\nhttps://e.example/2\n"},
+		{[]string{"links", a}, "https://e.example/1\n"},
+		{[]string{"links", "--stdin-name", "https://e.example/page", "-H", "-"}, "https://e.example/page:https://e.example/1\n"},
+	} {
+		stdin, _ := os.ReadFile(a)
+		out, errOut, code := runCLI(t, string(stdin), c.args...)
+		if code != 0 || out != c.want {
+			t.Errorf("%q: status %d, stdout %q (stderr %q), want %q", c.args, code, out, errOut, c.want)
+		}
+	}
+	if _, errOut, code := runCLI(t, "", "links", "-H", "-I", a); code != exitUsage || !strings.Contains(errOut, "exclude each other") {
+		t.Errorf("-H -I: %d %q", code, errOut)
 	}
 }
 
@@ -487,8 +525,6 @@ func TestRecordsEndWithADocumentRecord(t *testing.T) {
 			document: `{"type":"document","file":"-","format":"xml","charset":"utf-8","directives":{"noindex":false,"nofollow":false,"noarchive":false,"nosnippet":false},"error":"4:41: not well-formed XML: illegal character code U+0001"}`},
 		{name: "error_before_any_record", feed: "<feed>\n<entry><id>1</entry>\n</feed>\n", code: 1,
 			document: `{"type":"document","file":"-","format":"xml","charset":"utf-8","directives":{"noindex":false,"nofollow":false,"noarchive":false,"nosnippet":false},"error":"2:13: not well-formed XML: element \u003cid\u003e closed by \u003c/entry\u003e"}`},
-		{name: "plain_format_too", feed: "<feed>\n" + entries + "</feed>\n", args: []string{"--format", "plain"}, records: 2,
-			document: `{"type":"document","file":"-","format":"xml","charset":"utf-8","directives":{"noindex":false,"nofollow":false,"noarchive":false,"nosnippet":false}}`},
 		{name: "directives_of_the_feed", feed: "<?robots index=\"no\" follow=\"yes\"?>\n<feed>\n" + entries + "</feed>\n",
 			args: []string{"--x-robots-tag", "noarchive"}, records: 2,
 			document: `{"type":"document","file":"-","format":"xml","charset":"utf-8","directives":{"noindex":true,"nofollow":false,"noarchive":true,"nosnippet":false,` +

@@ -9,9 +9,9 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// entryRecord is the JSON Lines record of one feed entry (--records).
+// entryRecord is the JSON Lines record of one feed entry (--entries).
 type entryRecord struct {
-	Type     string           `json:"type"` // "record"
+	Type     string           `json:"type"` // "entry" ("record" under --records, its old name)
 	File     string           `json:"file"`
 	Index    int              `json:"index"`
 	ID       string           `json:"id,omitempty"`
@@ -26,17 +26,17 @@ type entryRecord struct {
 }
 
 // runFeed processes a feed entry by entry; output says which output of
-// each entry's Document the command prints. Records mode writes JSON Lines
-// whatever --format says: each file's records end with its document
+// each entry's Document the command prints. Entries mode writes JSON
+// Lines (--format plain is a usage error): each file's records end with its document
 // record, as in the JSON Lines format (the feed's directives, and its
 // error when it failed: a pipeline reading only stdout can tell a feed cut
 // short). Its warnings are the records'.
 func (rc *runConfig) runFeed(c *cli.Context, output string) error {
-	xpath, all := c.String("records"), c.Bool("all")
+	xpath, all := rc.entries, c.Bool("all")
 	rc.jsonl = true // an unreadable file has its document record too
 	return rc.forEachFile(c, func(name string, r io.Reader, _ func(filter.Warning)) (*robofilter.Result, error) {
 		res, err := feed.Process(r, xpath, rc.opts, func(rec feed.Entry) error {
-			out := entryRecord{Type: "record", File: name, Index: rec.Index, ID: rec.ID, Title: rec.Title, Link: rec.Link}
+			out := entryRecord{Type: rc.entryType, File: name, Index: rec.Index, ID: rec.ID, Title: rec.Title, Link: rec.Link}
 			if d := rec.Doc; d != nil {
 				switch output {
 				case "text":

@@ -4,35 +4,57 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/antchfx/xpath"
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/input"
+	"github.com/robofilter/robofilter/internal/quote"
+	"github.com/robofilter/robofilter/weburl"
 	"github.com/urfave/cli/v2"
 	htmlcharset "golang.org/x/net/html/charset"
 )
 
-// documentFlags are the flags every document command takes.
-func documentFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "format", Value: "plain", Usage: "output format: plain or jsonl"},
-		&cli.StringFlag{Name: "agent", Usage: "robot name: agent-specific META and X-Robots-Tag rules and per-robot classes apply"},
-		&cli.StringFlag{Name: "base", Usage: "the document's URL, to resolve relative links"},
+// documentFlags are the flags of the document command cmd (text,
+// archive, links, check): each shows only those that mean something to it.
+func documentFlags(cmd string) []cli.Flag {
+	formats := "plain or jsonl"
+	if cmd == "check" {
+		formats = "plain, jsonl or html (a page showing the regions)"
+	}
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "format", Value: "plain", Usage: "output `FORMAT`: " + formats},
+		&cli.StringFlag{Name: "agent", Usage: "the robot's `NAME`: agent-specific META and X-Robots-Tag rules and per-robot classes apply"},
+		&cli.StringFlag{Name: "base", Usage: "the document's absolute `URL`, to resolve relative links"},
 		&cli.BoolFlag{Name: "require-profile", Usage: "honour robots- classes only when <head profile> names the Robot Exclusion Profile"},
-		&cli.StringFlag{Name: "ellipsis", Value: "…", Usage: "what replaces no-archive content"},
-		&cli.StringSliceFlag{Name: "x-robots-tag", Usage: "an X-Robots-Tag header value (repeatable)"},
-		&cli.StringFlag{Name: "dialects", Value: "all", Usage: "in-page dialects honoured: all, or a list of " + filter.DialectNames()},
-		&cli.StringFlag{Name: "charset", Usage: "the input's charset, overriding detection (e.g. windows-1252)"},
+	}
+	if cmd == "archive" {
+		flags = append(flags, &cli.StringFlag{Name: "ellipsis", Value: "…", Usage: "what replaces no-archive content (`TEXT`)"})
+	}
+	flags = append(flags,
+		&cli.StringSliceFlag{Name: "x-robots-tag", Usage: "an X-Robots-Tag header `VALUE` (repeatable)"},
+		&cli.StringFlag{Name: "dialects", Value: "all", Usage: "in-page dialects honoured: all, or a comma-separated `LIST` of " + filter.DialectNames()},
+		&cli.StringFlag{Name: "charset", Usage: "the input's charset `LABEL`, overriding detection (e.g. windows-1252)"},
 		&cli.BoolFlag{Name: "xml", Usage: "read the input as XML"},
 		&cli.BoolFlag{Name: "html", Usage: "read the input as HTML"},
-		&cli.IntFlag{Name: "max-depth", Usage: "nesting limit (0: default 250000)"},
-		&cli.IntFlag{Name: "max-token", Usage: "longest token in bytes (0: default 16 MiB)"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "do not print warnings"},
+		&cli.IntFlag{Name: "max-depth", Usage: "nesting limit in `LEVELS` (default 250000)"},
+		&cli.IntFlag{Name: "max-token", Usage: "longest token in `BYTES` (default 16 MiB)"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no warnings and no progress"},
 		&cli.BoolFlag{Name: "http", Usage: "each input is an HTTP response as sent (curl -si saves one): its X-Robots-Tag, Content-Type and Content-Encoding (gzip, deflate, br, zstd) headers apply"},
 		&cli.BoolFlag{Name: "warc", Usage: "each input is a WARC file (gzipped or not): every response and resource record is a document, its links resolved against its WARC-Target-URI"},
-		&cli.StringFlag{Name: "records", Usage: "XML feeds and sitemaps: process each element the `XPATH` selects (//entry, /rss/channel/item) as its own document, its escaped HTML through the HTML pipeline; one JSON Lines record per entry"},
+		&cli.StringFlag{Name: "stdin-name", Usage: "the `NAME` (or URL) of the document on standard input, in messages and records; an absolute URL is also its base when --base is not given"},
+	)
+	if cmd != "check" {
+		flags = append(flags,
+			&cli.StringFlag{Name: "entries", Usage: "XML feeds and sitemaps: process each element the `XPATH` selects (//entry, /rss/channel/item) as its own document, its escaped HTML through the HTML pipeline; one JSON Lines record per entry"},
+			// The old name of --entries: its records keep their old type.
+			&cli.StringFlag{Name: "records", Usage: "the old name of --entries (`XPATH`)", Hidden: true},
+			&cli.BoolFlag{Name: "with-filename", Aliases: []string{"H"}, Usage: "start each output line with its document's name (the default with several files, or --warc)"},
+			&cli.BoolFlag{Name: "no-filename", Aliases: []string{"I"}, Usage: "never start output lines with the document's name"},
+		)
 	}
+	return flags
 }
 
 // runConfig is what a document command needs from its flags.
@@ -52,11 +74,44 @@ type runConfig struct {
 	stderr   io.Writer
 	// textWritten: a document's plain text went to stdout (textWriter).
 	textWritten bool
+	// names: plain output lines start with the document's name (NAME:),
+	// as grep's do with several files; archive copies get a ==> NAME <==
+	// line before them instead.
+	names bool
+	// archiveWritten: an archive copy went to stdout; archiveEndsLine: it
+	// ended with a line end (for the ==> NAME <== lines).
+	archiveWritten, archiveEndsLine bool
+	// stdinName names the document on standard input (--stdin-name).
+	stdinName string
+	// entries is the --entries (or --records) XPath, entryType the JSON
+	// type of an entry's record ("entry"; "record" under --records).
+	entries, entryType string
+	progress           *progress // nil: none shown
 }
 
 func newRunConfig(c *cli.Context) (*runConfig, error) {
 	rc := &runConfig{quiet: c.Bool("quiet"), stderr: c.App.ErrWriter}
-	switch c.String("format") {
+	rc.entries, rc.entryType = c.String("entries"), "entry"
+	if xp := c.String("records"); xp != "" {
+		if rc.entries != "" {
+			return nil, cli.Exit("--records is the old name of --entries: give one of them", exitUsage)
+		}
+		rc.entries, rc.entryType = xp, "record"
+	}
+	entriesFlag := "--entries"
+	if rc.entryType == "record" {
+		entriesFlag = "--records"
+	}
+	format := c.String("format")
+	if rc.entries != "" {
+		// An entry has fields (id, title, link) besides its output: its
+		// records are JSON Lines, whatever the command.
+		if c.IsSet("format") && format != "jsonl" {
+			return nil, cli.Exit(fmt.Sprintf("%s writes JSON Lines only (an entry's id, title and link with its output), not --format %s: leave --format out, and pipe to jq -r .text (or .archive, .links[].url) for plain output", entriesFlag, format), exitUsage)
+		}
+		format = "jsonl"
+	}
+	switch format {
 	case "plain":
 	case "jsonl":
 		rc.jsonl = true
@@ -66,7 +121,10 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 		}
 		rc.page = true
 	default:
-		return nil, cli.Exit(fmt.Sprintf("--format must be plain or jsonl (or html for check), not %q", c.String("format")), exitUsage)
+		if c.Command.Name == "check" {
+			return nil, cli.Exit(fmt.Sprintf("--format must be plain, jsonl or html, not %q", format), exitUsage)
+		}
+		return nil, cli.Exit(fmt.Sprintf("--format must be plain or jsonl, not %q", format), exitUsage)
 	}
 	o := &rc.opts
 	o.Agent = c.String("agent")
@@ -102,17 +160,26 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	case c.Bool("html"):
 		o.Format = robofilter.HTML
 	}
-	if o.Base != "" {
-		if _, err := filter.NewCore(filter.Options{Base: o.Base}, filter.Outputs{}); err != nil {
-			return nil, cli.Exit("--base: "+err.Error(), exitUsage)
+	if c.IsSet("base") {
+		if err := checkBase(o.Base); err != nil {
+			return nil, cli.Exit("--base "+err.Error(), exitUsage)
 		}
 	}
-	if xp := c.String("records"); xp != "" {
-		if _, err := xpath.Compile(xp); err != nil {
-			return nil, cli.Exit(fmt.Sprintf("--records: %q is not an XPath: %v", xp, err), exitUsage)
+	rc.stdinName = "-"
+	if name := c.String("stdin-name"); c.IsSet("stdin-name") {
+		if name == "" {
+			return nil, cli.Exit("--stdin-name must not be empty", exitUsage)
 		}
-		if c.Command.Name == "check" {
-			return nil, cli.Exit("--records works with text, archive and links", exitUsage)
+		rc.stdinName = name
+		if checkBase(name) == nil && o.Base == "" {
+			// The document's URL is its base: curl URL | robofilter
+			// links --stdin-name URL resolves as --base URL would.
+			o.Base = name
+		}
+	}
+	if rc.entries != "" {
+		if _, err := xpath.Compile(rc.entries); err != nil {
+			return nil, cli.Exit(fmt.Sprintf("%s: %q is not an XPath: %v", entriesFlag, rc.entries, err), exitUsage)
 		}
 	}
 	if o.MaxDepth < 0 || o.MaxTokenSize < 0 {
@@ -127,6 +194,37 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	case c.Bool("warc"):
 		rc.kind = input.WARC
 	}
+	switch {
+	case c.Bool("with-filename") && c.Bool("no-filename"):
+		return nil, cli.Exit("--with-filename and --no-filename exclude each other", exitUsage)
+	case c.Bool("with-filename"):
+		rc.names = true
+	case c.Bool("no-filename"):
+	default:
+		// As grep and rg: names when the output mixes documents.
+		rc.names = c.NArg() > 1 || rc.kind == input.WARC
+	}
 	rc.stdout = bufio.NewWriterSize(c.App.Writer, 64<<10)
 	return rc, nil
+}
+
+// checkBase says why a --base (or --stdin-name taken for one) is no
+// document URL: it must be absolute, with a scheme and, for a scheme that
+// has hosts, a host. The error follows the flag's name.
+func checkBase(base string) error {
+	u, err := weburl.ResolveBase(nil, base)
+	if err != nil {
+		return fmt.Errorf("%q %w", quote.Clip(base, 80), err)
+	}
+	switch {
+	case weburl.SchemeEnd(strings.TrimSpace(base)) < 0:
+		hint := ""
+		if !strings.ContainsAny(strings.TrimSpace(base), " \t") {
+			hint = fmt.Sprintf(": write it with its scheme, as https://%s", strings.TrimLeft(strings.TrimSpace(base), "/"))
+		}
+		return fmt.Errorf("%q is not an absolute URL (it has no scheme)%s", quote.Clip(base, 80), hint)
+	case u.Opaque != "" || u.Host == "" && u.Scheme != "file":
+		return fmt.Errorf("%q is not a document's URL (it has no host)", quote.Clip(base, 80))
+	}
+	return nil
 }

@@ -23,6 +23,10 @@ type lineRecord struct {
 	Type   string `json:"type"` // "line"
 	File   string `json:"file"`
 	Phrase int    `json:"phrase"`
+	// Number is the line's number in the output, from 1. Line is the
+	// same number under its old name, kept for the scripts written for it
+	// (in every other record "line" is a line of the input): it will go.
+	Number int    `json:"number"`
 	Line   int    `json:"line"`
 	Text   string `json:"text"`
 }
@@ -82,6 +86,7 @@ func (rc *runConfig) writeDocument(name string, res *robofilter.Result, err erro
 	if err != nil {
 		d.Error = err.Error()
 	}
+	inDocumentOrder(d.Warnings)
 	if werr := rc.record(d); werr != nil {
 		return werr
 	}

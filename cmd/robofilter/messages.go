@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
@@ -79,4 +80,18 @@ func (w *warcWarnings) done() {
 	if more := w.n - filter.MaxWarnings; more > 0 && !w.rc.quiet {
 		fmt.Fprintf(w.rc.stderr, "robofilter: %s: note: %d more WARC warnings not shown (at most %d per file)\n", w.name, more, filter.MaxWarnings)
 	}
+}
+
+// inDocumentOrder sorts warnings by their place in the document, those
+// about no place (0:0) first: a report or record lists them so, though
+// some are found after others that come later in the document (a <base>
+// that comes too late, what the head held). Standard error has them as
+// they are found.
+func inDocumentOrder(ws []filter.Warning) {
+	sort.SliceStable(ws, func(i, j int) bool {
+		if ws[i].Line != ws[j].Line {
+			return ws[i].Line < ws[j].Line
+		}
+		return ws[i].Col < ws[j].Col
+	})
 }

@@ -288,7 +288,7 @@ func TestHTTPBodyLongerThanItsContentLengthIsReadToTheEnd(t *testing.T) {
 	// In a WARC file, the record bounds it; the next record is read.
 	warc := warcRecord("response", "https://a.example/", "application/http; msgtype=response", resp) +
 		warcRecord("resource", "https://b.example/", "text/html", "<p>next")
-	out, errOut, code = runCLIEvery(t, warc, "text", "--warc")
+	out, errOut, code = runCLIEvery(t, warc, "text", "--warc", "-I")
 	if want := "first words later and the last words\n\nnext\n"; code != 0 || out != want {
 		t.Errorf("--warc: status %d, text %q, want 0, %q", code, out, want)
 	}
@@ -304,7 +304,7 @@ func TestWARCRecordThatIsNoPageHasNoHeadWarnings(t *testing.T) {
 		"HTTP/1.1 200 OK\r\nP3P CP=\"x\"\r\nContent-Type: image/png\r\nContent-Length: 2\r\n\r\n\x89PNG") +
 		warcRecord("response", "https://a.example/", "application/http; msgtype=response",
 			"HTTP/1.1 200 OK\r\nP3P CP=\"y\"\r\nContent-Type: text/html\r\n\r\n<p>page")
-	out, errOut, code := runCLIEvery(t, in, "text", "--warc")
+	out, errOut, code := runCLIEvery(t, in, "text", "--warc", "-I")
 	want := "robofilter: -#2:0:0: warning: line 2 of the HTTP head has no colon: skipped: \"P3P CP=\\\"y\\\"\"\n"
 	if code != 0 || out != "page\n" || errOut != want {
 		t.Errorf("status %d, text %q, stderr %q; want 0, \"page\\n\", %q", code, out, errOut, want)
@@ -362,9 +362,9 @@ func TestMalformedHTTPHeaderLinesAreSkipped(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := "HTTP/1.1 200 OK\r\n" + tc.head + "Content-Type: text/html; charset=windows-1252\r\n\r\n" + doc
-			out, errOut, code := runCLIEvery(t, in, "links", "--http", "--all", "--format", "jsonl")
+			out, errOut, code := runCLIEvery(t, in, "links", "--http", "--all", "--format", "jsonl", "--base", "https://e.example/")
 			d := documentRecordOf(t, out)
-			if code != 0 || d.Error != "" || d.Charset != "windows-1252" || d.Directives.NoFollow != tc.nofollow || !strings.Contains(out, `"url":"/x"`) {
+			if code != 0 || d.Error != "" || d.Charset != "windows-1252" || d.Directives.NoFollow != tc.nofollow || !strings.Contains(out, `"href":"/x"`) {
 				t.Errorf("status %d, want 0, the page read with its charset, nofollow=%v:\n%s", code, tc.nofollow, out)
 			}
 			if got := warningMessages(d); !slices.Equal(got, tc.warnings) {
@@ -383,7 +383,8 @@ func TestMalformedHTTPHeaderLinesAreSkipped(t *testing.T) {
 // rest.
 func TestMalformedHTTPHeaderLineWarningsAreBounded(t *testing.T) {
 	in := "HTTP/1.1 200 OK\r\n" + strings.Repeat("no colon here\r\n", 500) + "X-Robots-Tag: noindex\r\n\r\n<p>x"
-	out, errOut, code := runCLIEvery(t, in, "text", "--http", "--format", "jsonl")
+	// links: text would add that the document says noindex.
+	out, errOut, code := runCLIEvery(t, in, "links", "--http", "--format", "jsonl")
 	d := documentRecordOf(t, out)
 	msgs := warningMessages(d)
 	if code != 0 || !d.Directives.NoIndex || len(msgs) != httpresp.MaxHeadLineWarnings+1 || msgs[httpresp.MaxHeadLineWarnings] != "490 more malformed lines in the HTTP head" {
@@ -520,7 +521,7 @@ func TestTruncatedWARCRecordOfACodedBody(t *testing.T) {
 	coded := compressedAs(t, "gzip", page)
 	block := fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\nContent-Length: %d\r\n\r\n%s", len(coded), coded[:len(coded)/2])
 	in := fmt.Sprintf("WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: https://t.example/\r\nContent-Type: application/http; msgtype=response\r\nWARC-Truncated: length\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", len(block), block)
-	out, errOut, code := runCLIEvery(t, in, "text", "--warc")
+	out, errOut, code := runCLIEvery(t, in, "text", "--warc", "-I")
 	if code != 0 || len(out) < len(wantText)/4 || !strings.HasPrefix(wantText, out[:len(out)-20]) || strings.Contains(errOut, "error") {
 		t.Errorf("status %d, %d bytes of text of %d, stderr %q", code, len(out), len(wantText), errOut)
 	}

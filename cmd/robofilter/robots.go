@@ -17,10 +17,10 @@ import (
 // the allowed and robots commands.
 func robotsModeFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "mode", Value: "rfc9309", Usage: "rules to follow: `rfc9309` or v1 (\"HTTP: The Definitive Guide\": first record, substring names, first match)"},
+		&cli.StringFlag{Name: "mode", Value: "rfc9309", Usage: "rules to follow: `MODE` is rfc9309 or v1 (\"HTTP: The Definitive Guide\": first record, substring names, first match)"},
 		&cli.BoolFlag{Name: "google", Usage: "RFC 9309 with Google's leniencies (key typos, missing colon, index.html) and no URL normalisation"},
 		&cli.StringFlag{Name: "format", Value: "plain", Usage: "output `FORMAT`: plain or jsonl"},
-		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "do not print warnings about robots.txt lines"},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no warnings about robots.txt lines"},
 	}
 }
 

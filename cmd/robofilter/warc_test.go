@@ -38,11 +38,13 @@ func TestWARCRecordsAreDocuments(t *testing.T) {
 	plain := writeFile(t, dir, "crawl.warc", testWARC())
 	gz := writeFile(t, dir, "crawl.warc.gz", gzipped(testWARC()))
 	for _, f := range []string{plain, gz} {
+		// Each line starts with its record's name (a WARC file holds many
+		// documents, as several files are).
 		out, errOut, code := runCLI(t, "", "links", "--warc", f)
-		if want := "https://a.example/dir/page\nhttps://b.example/y\nhttps://c.example/z\n"; code != 0 || out != want {
+		if want := f + "#3:https://a.example/dir/page\n" + f + "#5:https://b.example/y\n" + f + "#7:https://c.example/z\n"; code != 0 || out != want {
 			t.Errorf("%s: links: status %d, %q (stderr %q), want %q", filepath.Base(f), code, out, errOut, want)
 		}
-		out, _, code = runCLI(t, "", "text", "--warc", f)
+		out, _, code = runCLI(t, "", "text", "--warc", "--no-filename", f)
 		if want := "café one\n\ntwo no yes\n\nthree z\n"; code != 0 || out != want {
 			t.Errorf("%s: text: status %d, %q, want %q", filepath.Base(f), code, out, want)
 		}
@@ -75,7 +77,7 @@ func TestWARCRecordThatFailsIsReportedAndTheRestRead(t *testing.T) {
 		warcRecord("resource", "https://b.example/", "text/html", "<p>ok") +
 		"WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 99\r\n\r\ncut"
 	f := writeFile(t, dir, "bad.warc", in)
-	out, errOut, code := runCLI(t, "", "text", "--warc", f)
+	out, errOut, code := runCLI(t, "", "text", "--warc", "-I", f)
 	// The record cut short has its text up to the cut, as any document.
 	if code != 1 || out != "ok\n\ncut\n" {
 		t.Errorf("status %d, text %q, want 1 and the records' text", code, out)
@@ -115,7 +117,7 @@ func TestWARCSkippedBytesAreWarnings(t *testing.T) {
 	a := warcRecord("resource", "https://a.example/", "text/html", "<p>one")
 	b := warcRecord("resource", "https://b.example/", "text/html", "<p>two")
 	f := writeFile(t, t.TempDir(), "stray.warc", a+"m\r\n\r\n\r\n"+b)
-	out, errOut, code := runCLI(t, "", "text", "--warc", f)
+	out, errOut, code := runCLI(t, "", "text", "--warc", "-I", f)
 	want := fmt.Sprintf("robofilter: %s: warning: at byte %d of the file: skipped 7 bytes that are no WARC record, starting \"m\\r\\n\\r\\n\\r\\n\", after the block of the record at byte 0 of the file (its Content-Length may be wrong)\n", f, len(a))
 	if code != 0 || out != "one\n\ntwo\n" || errOut != want {
 		t.Errorf("status %d, text %q, stderr\n%q\nwant\n%q", code, out, errOut, want)
@@ -150,7 +152,7 @@ func TestWARCResponseWithoutContentType(t *testing.T) {
 	}
 	f := writeFile(t, t.TempDir(), "notype.warc", noType("https://a.example/", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>http")+
 		noType("https://b.example/", "<p>not http")+noType("https://c.example/", "<p>nor this"))
-	out, errOut, code := runCLI(t, "", "text", "--warc", f)
+	out, errOut, code := runCLI(t, "", "text", "--warc", "-I", f)
 	want := "robofilter: " + f + "#2: note: a response record without a Content-Type whose block does not start with an HTTP status line: skipped (and any more in this file)\n"
 	if code != 0 || out != "http\n" || errOut != want {
 		t.Errorf("status %d, text %q, stderr %q, want %q", code, out, errOut, want)
