@@ -1,14 +1,39 @@
 package aipref
 
 import (
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
 )
 
-// Every parser is linear on every shape a hostile value can take: four
-// times the value costs about four times the time (the fastest of five
-// runs, with room for a noisy machine), and about nothing more to keep.
+// linear reports whether run costs about 8 times as much on input of size
+// 8n as on n: the fastest of seven runs of each, taken in turn so that a
+// busy machine slows both alike. A linear run costs 8 times as much, a
+// quadratic one 64: the bound, 24, tells them apart with room for noise.
+func linear(t *testing.T, name string, n int, run func(n int) func()) {
+	t.Helper()
+	small, large := run(n), run(8*n)
+	// Collections are no part of the cost of a run: they come when they
+	// come, and one in a timed run makes it look slower than it is.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	bestSmall, bestLarge := time.Duration(1<<62), time.Duration(1<<62)
+	for range 7 {
+		runtime.GC()
+		start := time.Now()
+		small()
+		bestSmall = min(bestSmall, time.Since(start))
+		start = time.Now()
+		large()
+		bestLarge = min(bestLarge, time.Since(start))
+	}
+	if bestLarge > 24*bestSmall+2*time.Millisecond {
+		t.Errorf("%s: %v for n, %v for 8n: not linear", name, bestSmall, bestLarge)
+	}
+}
+
+// Every parser is linear on every shape a hostile value can take.
 func TestParsersAreLinear(t *testing.T) {
 	shapes := map[string]func(n int) string{
 		"known labels, bad values": func(n int) string { return strings.Repeat("train-ai=no, ", n) + "search=y" },
@@ -19,36 +44,18 @@ func TestParsersAreLinear(t *testing.T) {
 		"display string":           func(n int) string { return `a=%"` + strings.Repeat("%c3%a9", n) + `"` },
 		"legacy labels":            func(n int) string { return strings.Repeat("all=n, train-genai=y, ", n) + "search=y" },
 	}
-	cost := func(s string) time.Duration {
-		best := time.Duration(1 << 62)
-		for range 5 {
-			start := time.Now()
-			ParseUsage(s)
-			ParseContentSignal(s)
-			best = min(best, time.Since(start))
-		}
-		return best
-	}
 	for name, shape := range shapes {
-		small, large := cost(shape(20000)), cost(shape(80000))
-		if large > 10*small+time.Millisecond {
-			t.Errorf("%s: %v for n, %v for 4n: not linear", name, small, large)
+		linear(t, name, 10000, func(n int) func() {
+			s := shape(n)
+			return func() { ParseUsage(s); ParseContentSignal(s) }
+		})
+	}
+	linear(t, "tdmrep.json rules", 300, func(n int) func() {
+		file := "[" + strings.Repeat(`{"location": "/a*b*c*d$", "tdm-reservation": 1},`+"\n", n) + `{"location": "/", "tdm-reservation": 0}]`
+		path := "/" + strings.Repeat("abc", 1000)
+		return func() {
+			f, _, _ := ParseTDMRep(strings.NewReader(file))
+			f.Match(path)
 		}
-	}
-	tdmFile := func(n int) string {
-		return "[" + strings.Repeat(`{"location": "/a*b*c*d$", "tdm-reservation": 1},`, n) + `{"location": "/", "tdm-reservation": 0}]`
-	}
-	tdmCost := func(s string) time.Duration {
-		best := time.Duration(1 << 62)
-		for range 5 {
-			start := time.Now()
-			f, _, _ := ParseTDMRep(strings.NewReader(s))
-			f.Match("/" + strings.Repeat("abc", 1000))
-			best = min(best, time.Since(start))
-		}
-		return best
-	}
-	if small, large := tdmCost(tdmFile(500)), tdmCost(tdmFile(2000)); large > 10*small+time.Millisecond {
-		t.Errorf("tdmrep.json: %v for n rules, %v for 4n: not linear", small, large)
-	}
+	})
 }
