@@ -53,6 +53,9 @@ type Statement struct {
 	Col   int   `json:"col,omitempty"`
 	Level Level `json:"-"`
 	Prefs Prefs `json:"preferences"`
+	// Policy is the tdm-policy given with a TDMRep statement (a
+	// tdmrep.json rule's), "" when none was.
+	Policy string `json:"tdm_policy,omitempty"`
 	// Superseded is set on a TDMRep statement that one closer to the
 	// document replaced.
 	Superseded bool `json:"superseded,omitempty"`
@@ -106,6 +109,9 @@ func group(s *Statement) int {
 // Add puts a statement in the set.
 func (s *Set) Add(st Statement) {
 	st.Value = clip(st.Value, MaxValueBytes)
+	if st.Mechanism == TDMRep && st.Policy != "" {
+		s.AddTDMPolicy(st.Level, st.Policy)
+	}
 	g := group(&st)
 	s.prefs[g] = s.prefs[g].Combine(st.Prefs)
 	if !st.Prefs.IsZero() {

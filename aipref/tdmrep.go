@@ -174,7 +174,7 @@ func (f *TDMRepFile) Match(url string) (rule *TDMRule, ok bool) {
 func (r *TDMRule) Statement() Statement {
 	p, _, _ := ParseTDMReservation(fmt.Sprint(r.Reservation))
 	return Statement{Mechanism: TDMRep, Origin: "tdmrep.json", Value: fmt.Sprintf("tdm-reservation: %d", r.Reservation),
-		Path: r.Location, Line: r.Line, Level: LevelSite, Prefs: p}
+		Path: r.Location, Line: r.Line, Level: LevelSite, Prefs: p, Policy: r.Policy}
 }
 
 // urlPath is the path and query of an absolute URL ("//host/p" too), or
