@@ -54,7 +54,7 @@ Examples:
 
 Exit status: 0 every URL allowed, 3 some URL disallowed, 1 input/output
 error, 2 usage error.`,
-		Flags:  append(flags, robotsModeFlags()...),
+		Flags:  append(append(flags, robotsModeFlags()...), allowedPurposeFlags()...),
 		Action: runAllowed,
 	}
 }
@@ -75,6 +75,10 @@ func runAllowed(c *cli.Context) error {
 		return err
 	}
 	robots, err := loadAllowedRobots(c, opts)
+	if err != nil {
+		return err
+	}
+	purpose, err := allowedPurpose(c)
 	if err != nil {
 		return err
 	}
@@ -104,6 +108,9 @@ func runAllowed(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "robofilter: %s: warning: %q is neither an absolute URL nor a path starting with \"/\"; read as a path\n", at, url)
 		}
 		d := rules.Decide(url)
+		if purpose != nil {
+			return purpose.answer(out, enc, rules, url, d, jsonl, explain, &anyDisallowed)
+		}
 		anyDisallowed = anyDisallowed || !d.Allowed
 		if jsonl {
 			v := jsonVerdict{URL: url, Allowed: d.Allowed}

@@ -15,7 +15,7 @@ import (
 
 // documentFlags are the flags every document command takes.
 func documentFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "format", Value: "plain", Usage: "output format: plain or jsonl"},
 		&cli.StringFlag{Name: "agent", Usage: "robot name: agent-specific META and X-Robots-Tag rules and per-robot classes apply"},
 		&cli.StringFlag{Name: "base", Usage: "the document's URL, to resolve relative links"},
@@ -32,7 +32,7 @@ func documentFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "http", Usage: "each input is an HTTP response as sent (curl -si saves one): its X-Robots-Tag, Content-Type and Content-Encoding (gzip, deflate, br, zstd) headers apply"},
 		&cli.BoolFlag{Name: "warc", Usage: "each input is a WARC file (gzipped or not): every response and resource record is a document, its links resolved against its WARC-Target-URI"},
 		&cli.StringFlag{Name: "records", Usage: "XML feeds and sitemaps: process each element the `XPATH` selects (//entry, /rss/channel/item) as its own document, its escaped HTML through the HTML pipeline; one JSON Lines record per entry"},
-	}
+	}, aiprefDocumentFlags()...)
 }
 
 // runConfig is what a document command needs from its flags.
@@ -52,6 +52,7 @@ type runConfig struct {
 	stderr   io.Writer
 	// textWritten: a document's plain text went to stdout (textWriter).
 	textWritten bool
+	aipref      aiprefConfig // AI usage preferences (aipref.go)
 }
 
 func newRunConfig(c *cli.Context) (*runConfig, error) {
@@ -117,6 +118,9 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	}
 	if o.MaxDepth < 0 || o.MaxTokenSize < 0 {
 		return nil, cli.Exit("--max-depth and --max-token must not be negative", exitUsage)
+	}
+	if err := rc.aiprefOptions(c); err != nil {
+		return nil, err
 	}
 	rc.flagOpts = rc.opts
 	switch {
