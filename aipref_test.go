@@ -114,6 +114,9 @@ Content-Usage: train-ai=y
 		{"ExampleBot", "https://example.com/reserved/x", true, "tdmrep.json"},
 		// A robots.txt yes does not undo a tdmrep.json reservation.
 		{"OtherBot", "https://example.com/ai-ok/secret", true, "tdmrep.json"},
+		// The URL as the standard spells it: /ai-ok/x/../../test is /test.
+		{"OtherBot", "https://example.com/ai-ok/x/../../test", true, "robots.txt Content-Usage"},
+		{"OtherBot", "https://example.com/%61i-ok/test", false, ""},
 	} {
 		doc, err := Filter(strings.NewReader(page), Options{Agent: tc.agent, Base: tc.url, Purpose: "train-ai", RobotsTxt: robots, TDMRep: tdm})
 		if err != nil {

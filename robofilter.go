@@ -22,6 +22,7 @@ import (
 	"github.com/robofilter/robofilter/htmlstream"
 	"github.com/robofilter/robofilter/phrase"
 	"github.com/robofilter/robofilter/robotstxt"
+	"github.com/robofilter/robofilter/weburl"
 	"github.com/robofilter/robofilter/xmlstream"
 	htmlcharset "golang.org/x/net/html/charset"
 )
@@ -106,16 +107,22 @@ func (o Options) CoreOptions() filter.Options {
 // SiteStatements are the statements of preference of the site's files
 // (RobotsTxt, TDMRep) that apply to the document at Base, for Agent: the
 // deciding Content-Usage and Content-Signal lines, and the first
-// tdmrep.json rule whose location matches. None without Base.
+// tdmrep.json rule whose location matches. None without Base. Base is
+// matched as the URL standard spells it ("/a/../b" is "/b"), as links
+// are resolved against it.
 func (o Options) SiteStatements() []aipref.Statement {
-	if o.Base == "" {
+	if o.Base == "" || o.RobotsTxt == nil && o.TDMRep == nil {
 		return nil
+	}
+	base := o.Base
+	if u, err := weburl.ParseBase(base); err == nil {
+		base = u.String()
 	}
 	var sts []aipref.Statement
 	if o.RobotsTxt != nil {
-		sts = append(sts, o.RobotsTxt.ForAgent(o.Agent).Usage(o.Base).Statements()...)
+		sts = append(sts, o.RobotsTxt.ForAgent(o.Agent).Usage(base).Statements()...)
 	}
-	if rule, ok := o.TDMRep.Match(o.Base); ok {
+	if rule, ok := o.TDMRep.Match(base); ok {
 		sts = append(sts, rule.Statement())
 	}
 	return sts

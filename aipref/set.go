@@ -3,6 +3,7 @@ package aipref
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Mechanism names a way of stating preferences.
@@ -29,9 +30,9 @@ const (
 type Level uint8
 
 const (
-	LevelSite Level = iota
-	LevelResponse
-	LevelDocument
+	LevelSite     Level = iota // robots.txt, tdmrep.json
+	LevelResponse              // an HTTP header field
+	LevelDocument              // a META tag, the robots PI
 	numLevels
 )
 
@@ -62,8 +63,20 @@ type Statement struct {
 }
 
 // String describes the statement for messages: `meta robots "noai" at
-// 3:1`, `robots.txt line 4 "Content-Usage: /ai-ok/ train-ai=y"`.
+// 3:1`, `content-usage header "train-ai=n"`, and a site file's by its
+// line: `robots.txt line 5 "Content-Usage: /ai-ok/ train-ai=y"`,
+// `tdmrep.json line 2 "location /x/, tdm-reservation: 1"`.
 func (s Statement) String() string {
+	if field, ok := strings.CutPrefix(s.Origin, "robots.txt "); ok {
+		text := field + ": " + s.Value
+		if s.Path != "" {
+			text = field + ": " + s.Path + " " + s.Value
+		}
+		return fmt.Sprintf("robots.txt line %d %q", s.Line, text)
+	}
+	if s.Origin == "tdmrep.json" {
+		return fmt.Sprintf("tdmrep.json line %d %q", s.Line, "location "+s.Path+", "+s.Value)
+	}
 	where := ""
 	switch {
 	case s.Line > 0 && s.Col > 0:
@@ -194,8 +207,8 @@ type Decision struct {
 	By       *Statement `json:"by,omitempty"`
 }
 
-// String says the decision in a line: "train-ai allowed", "train-ai
-// disallowed by meta robots "noai" at 3:1".
+// String says the decision in a line: `train-ai: allowed`, `all:
+// train-ai disallowed by meta robots "noai" at 3:1`.
 func (d Decision) String() string {
 	if d.Allowed {
 		return d.Purpose + ": allowed"

@@ -76,7 +76,7 @@ func TestTDMRepFirstMatchDecides(t *testing.T) {
 		t.Errorf("reversed, /public/a: %+v", r)
 	}
 	st := (&TDMRule{Location: "/", Reservation: 1, Line: 2}).Statement()
-	if st.Prefs != prefs(n, n, u) || st.Level != LevelSite || st.String() != `tdmrep.json line 2 "tdm-reservation: 1"` {
+	if st.Prefs != prefs(n, n, u) || st.Level != LevelSite || st.String() != `tdmrep.json line 2 "location /, tdm-reservation: 1"` {
 		t.Errorf("statement %+v %q", st, st)
 	}
 }
