@@ -132,6 +132,14 @@ func goldenOptions(t *testing.T, line string) Options {
 			o.Dialects = d
 		case "--xml":
 			o.Format = XML
+		case "--purpose":
+			o.Purpose = val()
+		case "--content-usage":
+			o.ContentUsage = append(o.ContentUsage, val())
+		case "--tdm-reservation":
+			o.TDMReservation = append(o.TDMReservation, val())
+		case "--tdm-policy":
+			o.TDMPolicy = append(o.TDMPolicy, val())
 		default:
 			t.Fatalf("unknown golden option %q", args[i])
 		}

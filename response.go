@@ -16,6 +16,9 @@ import (
 // and opts with what the response's head says of the document:
 //   - every X-Robots-Tag header line appended to opts.XRobotsTag (a server
 //     may send several; each may hold several directives);
+//   - every Content-Usage, tdm-reservation and tdm-policy header line
+//     appended to opts.ContentUsage, TDMReservation and TDMPolicy (AI usage
+//     preferences, docs/aipref.md);
 //   - its Content-Type as opts.ContentType, for the charset it names (a
 //     byte order mark outranks it, and opts.Charset outranks both);
 //   - where opts.Format is Auto, the format its media type names: HTML for
@@ -35,6 +38,14 @@ func FromResponse(resp *http.Response, opts Options) (io.Reader, Options, error)
 	if values := resp.Header.Values("X-Robots-Tag"); len(values) > 0 {
 		// A copy: opts.XRobotsTag may be the caller's, shared by documents.
 		opts.XRobotsTag = append(append([]string(nil), opts.XRobotsTag...), values...)
+	}
+	for _, h := range []struct {
+		name string
+		to   *[]string
+	}{{"Content-Usage", &opts.ContentUsage}, {"Tdm-Reservation", &opts.TDMReservation}, {"Tdm-Policy", &opts.TDMPolicy}} {
+		if values := resp.Header.Values(h.name); len(values) > 0 {
+			*h.to = append(append([]string(nil), *h.to...), values...)
+		}
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "" {
 		opts.ContentType = ct

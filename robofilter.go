@@ -17,9 +17,12 @@ import (
 	"io"
 	"mime"
 
+	"github.com/robofilter/robofilter/aipref"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/htmlstream"
 	"github.com/robofilter/robofilter/phrase"
+	"github.com/robofilter/robofilter/robotstxt"
+	"github.com/robofilter/robofilter/weburl"
 	"github.com/robofilter/robofilter/xmlstream"
 	htmlcharset "golang.org/x/net/html/charset"
 )
@@ -62,13 +65,67 @@ type Options struct {
 	// levels and 16 MiB).
 	MaxDepth     int
 	MaxTokenSize int
+
+	// Purpose is the use the caller has in mind, a label of the AI
+	// Preferences vocabulary (draft-ietf-aipref-vocab-08): "train-ai",
+	// "ai-use", "search", or "all" (aipref.ParsePurpose). When the
+	// document's stated preferences disallow it, the Text and ArchiveText
+	// outputs carry nothing (links and the archive copy are as they
+	// were) and Result.Directives.AI.Purpose says why. "": no purpose,
+	// nothing withheld. docs/aipref.md says how the statements combine.
+	Purpose string
+	// ContentUsage, TDMReservation and TDMPolicy hold the values of the
+	// Content-Usage (draft-ietf-aipref-attach-05), tdm-reservation and
+	// tdm-policy (TDMRep) header fields of the document's HTTP response
+	// (FromResponse fills them).
+	ContentUsage   []string
+	TDMReservation []string
+	TDMPolicy      []string
+	// RobotsTxt and TDMRep are the site's robots.txt and
+	// /.well-known/tdmrep.json: their Content-Usage and Content-Signal
+	// lines for Agent, and their rule, that match Base apply to the
+	// document. They need Base: without it they are not applied, with a
+	// warning.
+	RobotsTxt *robotstxt.Robots
+	TDMRep    *aipref.TDMRepFile
 }
 
 // CoreOptions are the options of the format-neutral core (filter.Core)
 // for a run with o: what a driver of its own passes to filter.NewCore.
+// Options.Purpose must be a label aipref.ParsePurpose reads (Process
+// checks it; here an unknown one is no purpose), and the site's
+// statements are those of RobotsTxt and TDMRep that apply to Base
+// (SiteStatements).
 func (o Options) CoreOptions() filter.Options {
+	purpose, _, _ := aipref.ParsePurpose(o.Purpose)
 	return filter.Options{Agent: o.Agent, RequireProfile: o.RequireProfile, Ellipsis: o.Ellipsis,
-		XRobotsTag: o.XRobotsTag, Dialects: o.Dialects, Base: o.Base}
+		XRobotsTag: o.XRobotsTag, Dialects: o.Dialects, Base: o.Base,
+		ContentUsage: o.ContentUsage, TDMReservation: o.TDMReservation, TDMPolicy: o.TDMPolicy,
+		SiteStatements: o.SiteStatements(), Purpose: purpose}
+}
+
+// SiteStatements are the statements of preference of the site's files
+// (RobotsTxt, TDMRep) that apply to the document at Base, for Agent: the
+// deciding Content-Usage and Content-Signal lines, and the first
+// tdmrep.json rule whose location matches. None without Base. Base is
+// matched as the URL standard spells it ("/a/../b" is "/b"), as links
+// are resolved against it.
+func (o Options) SiteStatements() []aipref.Statement {
+	if o.Base == "" || o.RobotsTxt == nil && o.TDMRep == nil {
+		return nil
+	}
+	base := o.Base
+	if u, err := weburl.ParseBase(base); err == nil {
+		base = u.String()
+	}
+	var sts []aipref.Statement
+	if o.RobotsTxt != nil {
+		sts = append(sts, o.RobotsTxt.ForAgent(o.Agent).Usage(base).Statements()...)
+	}
+	if rule, ok := o.TDMRep.Match(base); ok {
+		sts = append(sts, rule.Statement())
+	}
+	return sts
 }
 
 // The types of the outputs and results, from the packages that make them,
@@ -130,9 +187,15 @@ func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
 	if opts.Format != Auto && opts.Format != HTML && opts.Format != XML {
 		return nil, fmt.Errorf("unknown format %d in Options.Format", opts.Format)
 	}
+	if _, _, err := aipref.ParsePurpose(opts.Purpose); err != nil {
+		return nil, fmt.Errorf("Options.Purpose: %v", err)
+	}
 	core, err := filter.NewCore(opts.CoreOptions(), out)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Base == "" && (opts.RobotsTxt != nil || opts.TDMRep != nil) {
+		core.Warn(filter.Pos{}, "the document has no URL (no base): the preferences of robots.txt and tdmrep.json, which apply by path, are not applied to it")
 	}
 	br := bufio.NewReaderSize(r, SniffLimit) // enough for Sniff; longer reads pass through
 	charset := opts.Charset

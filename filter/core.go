@@ -48,6 +48,7 @@ type Core struct {
 	// snipElided: the text form of the archive ends with an ellipsis
 	// (nothing but white space after it), which the next elision joins.
 	snipElided bool
+	ai         aiState // AI usage preferences (aipref.go)
 }
 
 // NewCore starts a run. X-Robots-Tag values apply before anything is read.
@@ -76,9 +77,11 @@ func NewCore(opts Options, out Outputs) (*Core, error) {
 	}
 	c.track = out.Region != nil || out.Link != nil
 	c.wantsText = out.Text != nil || out.ArchiveText != nil
+	c.ai.purpose = opts.Purpose
 	for _, v := range opts.XRobotsTag {
 		c.xRobotsTag(v)
 	}
+	c.aiHeaders()
 	return c, nil
 }
 
@@ -224,5 +227,6 @@ func (c *Core) Finish() (*Result, error) {
 		err = c.archive.err // a Link or Region callback's error (fail), with no copy to write
 	}
 	c.res.Directives = c.doc
+	c.res.Directives.AI = c.aiReport()
 	return &c.res, err
 }

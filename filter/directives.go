@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/robofilter/robofilter/aipref"
 	"github.com/robofilter/robofilter/internal/ascii"
 )
 
@@ -26,6 +27,12 @@ type Directives struct {
 	NoImageIndex     bool   `json:"noimageindex,omitempty"`
 	NoTranslate      bool   `json:"notranslate,omitempty"`
 	IndexIfEmbedded  bool   `json:"indexifembedded,omitempty"`
+	// NoAI and NoImageAI are the noai and noimageai tokens: no use of the
+	// page (noai) or of its images (noimageai) in AI datasets. They are
+	// AI usage preferences, not switches: AI lists what they mean in the
+	// vocabulary's terms (docs/aipref.md).
+	NoAI      bool `json:"noai,omitempty"`
+	NoImageAI bool `json:"noimageai,omitempty"`
 	// Other holds tokens no engine we know defines, as written: the first
 	// MaxListed of them (and MaxListedBytes of their text); OtherDropped
 	// counts the rest.
@@ -38,6 +45,13 @@ type Directives struct {
 	// listed or not.
 	Sources        []DirectiveSource `json:"sources,omitempty"`
 	SourcesDropped int               `json:"sources_dropped,omitempty"`
+
+	// AI are the document's AI usage preferences: every statement that
+	// applies to it (noai, TDMRep's META and headers, Content-Usage
+	// headers, and the robots.txt and tdmrep.json lines the caller gave),
+	// their combination, and the decision for Options.Purpose. nil when
+	// there is none and no purpose.
+	AI *aipref.Report `json:"ai_preferences,omitempty"`
 
 	positive    map[string]bool // index, follow, archive, all: kept to spot conflicts
 	sourceBytes int             // of the listed Sources' values
@@ -111,6 +125,7 @@ var bare = map[string]bool{
 	"noindex": true, "nofollow": true, "noarchive": true, "nocache": true, "nosnippet": true,
 	"none": true, "all": true, "index": true, "follow": true, "archive": true,
 	"noimageindex": true, "notranslate": true, "indexifembedded": true, "noodp": true, "noydir": true,
+	"noai": true, "noimageai": true,
 }
 
 // ParseDirectives splits a robots META content attribute into directives.
@@ -616,6 +631,10 @@ func (d *Directives) add(x Directive) directiveWarning {
 		d.NoTranslate = true
 	case "indexifembedded":
 		d.IndexIfEmbedded = true
+	case "noai":
+		d.NoAI = true
+	case "noimageai":
+		d.NoImageAI = true
 	default:
 		d.other(x)
 	}

@@ -269,3 +269,18 @@ func TestDirectiveSourcesListedUpToTheByteBound(t *testing.T) {
 		t.Errorf("rules lost: %+v", d)
 	}
 }
+
+// noai and noimageai are directives of their own, never unknown tokens
+// and never bot names; they turn no switch.
+func TestNoAIDirectives(t *testing.T) {
+	var d Directives
+	d.Add(DirectiveSource{Origin: "meta robots", Value: "noai noimageai"}, ParseDirectives("noai noimageai"))
+	if !d.NoAI || !d.NoImageAI || len(d.Other) > 0 || d.Switches() != 0 {
+		t.Errorf("%+v", d)
+	}
+	var x Directives
+	x.AddXRobotsTag("noai: noindex", "", nil)
+	if !x.NoAI {
+		t.Errorf("noai: is not a bot name: %+v", x)
+	}
+}

@@ -16,6 +16,9 @@ import (
 // only returned, for the caller to compare with the PI.
 func (c *Core) Meta(name, content []byte, pos Pos, obey bool) iter.Seq[Directive] {
 	n := ascii.ToLower(strings.TrimSpace(string(name)))
+	if c.aiMeta(n, content, pos) {
+		return nil
+	}
 	origin := ""
 	switch {
 	case n == "robots":
@@ -62,6 +65,17 @@ func (c *Core) Meta(name, content []byte, pos Pos, obey bool) iter.Seq[Directive
 		})
 		c.doc.endSource(dropped, warn)
 		c.applied(src, before, pos)
+	} else if !c.doc.NoAI {
+		// In XML the robots PI decides the switches, but it cannot say
+		// noai: the META's noai is taken (docs/aipref.md).
+		t.each(0, len(t.s), func(x Directive) bool {
+			if x.Name == "noai" {
+				c.doc.NoAI = true
+				c.aiDirectives(DirectiveSource{Origin: origin, Value: t.s, Line: pos.Line, Col: pos.Col}, pos)
+				return false
+			}
+			return true
+		})
 	}
 	return func(yield func(Directive) bool) { t.each(0, len(t.s), yield) }
 }
@@ -92,8 +106,9 @@ func (c *Core) warnDirective(pos Pos, w directiveWarning) {
 // applied does what follows a source's directives (Apply): before is
 // what the document's directives turned off before them.
 func (c *Core) applied(src DirectiveSource, before Switch, pos Pos) {
-	c.docOff = c.doc.Switches()
+	c.docOff = c.doc.Switches() | c.ai.off
 	newly := c.docOff &^ before
+	defer c.aiDirectives(src, pos)
 	if newly&NoArchive != 0 {
 		c.noArchiveSource = src
 		c.archive.settle() // the copy stops after what came before

@@ -4,6 +4,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/robofilter/robofilter/aipref"
+
 	"github.com/robofilter/robofilter/phrase"
 )
 
@@ -16,6 +18,21 @@ type Options struct {
 	XRobotsTag     []string // X-Robots-Tag values from the HTTP response or the caller
 	Dialects       Dialects // 0 means AllDialects
 	Base           string   // the document's URL, for resolving links
+
+	// AI usage preferences from outside the document (docs/aipref.md):
+	// Content-Usage header values (combined into one field value, as RFC
+	// 9651 combines field lines), tdm-reservation and tdm-policy header
+	// values, and the statements of the site's files (robots.txt lines,
+	// a tdmrep.json rule) that apply to the document's URL.
+	ContentUsage   []string
+	TDMReservation []string
+	TDMPolicy      []string
+	SiteStatements []aipref.Statement
+	// Purpose is the use the caller has in mind: when the preferences
+	// disallow it, the Text and ArchiveText outputs carry nothing, and
+	// the Result's Directives.AI says why. The zero Purpose changes
+	// nothing.
+	Purpose aipref.Purpose
 }
 
 // Outputs say where results go. A nil output is not produced and costs

@@ -18,7 +18,7 @@ func (c *Core) text(s *Scope, b []byte, valid bool) {
 		c.bodyContent()
 	}
 	if !c.wantsText && s.anchor == nil {
-		if !c.written && !c.held && (c.offAt(s)|c.docOff)&NoIndex == 0 && !isSpace(b) {
+		if !c.written && !c.held && (c.offAt(s)|c.docOff&^c.ai.off)&NoIndex == 0 && !isSpace(b) {
 			// Indexable text went by, as if written: a robots META or
 			// PI after it warns alike whatever the outputs (check has none).
 			c.written = true

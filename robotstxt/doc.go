@@ -39,5 +39,8 @@
 //
 // The extension fields are parsed and reported: Sitemap, Host and
 // Clean-param for the whole file; Crawl-delay, Request-rate, Visit-time,
-// Comment and Robot-version for the agents of their group.
+// Comment and Robot-version for the agents of their group; Content-Usage
+// (draft-ietf-aipref-attach-05) and Content-Signal, AI usage preferences
+// scoped to paths as Allow and Disallow are, which [AgentRules.Usage]
+// matches against a URL (docs/aipref.md).
 package robotstxt

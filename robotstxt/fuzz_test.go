@@ -144,3 +144,75 @@ func TestIndexedMatcherAgreesOnLargeRuleSets(t *testing.T) {
 		}
 	}
 }
+
+// FuzzUsage parses any body in every mode and asks what it says of a
+// URL's use: no panic, no preference for what may not be fetched, and the
+// deciding lines are those a line-by-line reading of the file finds.
+func FuzzUsage(f *testing.F) {
+	f.Add([]byte("User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\nContent-Usage: /ai-ok/ train-ai=y\n\nUser-Agent: ExampleBot\nAllow: /\nContent-Usage: train-ai=y\n"), "OtherBot", "/ai-ok/test")
+	f.Add([]byte("User-agent: *\nContent-Signal: ai-train=no, search=yes, ai-input=yes\nAllow: /\n"), "x", "/a")
+	f.Add([]byte("User-agent: a\nContent-Usage: /x* train-ai=n\nUser-agent: b\nContent-Usage: /x train-ai=y\nDisallow: /z\n"), "b", "/xy")
+	f.Fuzz(func(t *testing.T, body []byte, agent, url string) {
+		for _, mode := range []Mode{RFC9309, Google, V1} {
+			r := Parse(body, Options{Mode: mode})
+			rules := r.ForAgent(agent)
+			d := rules.Usage(url)
+			if d.Fetch != rules.Decide(url) {
+				t.Fatalf("%s: fetch %v, Decide %v", mode, d.Fetch, rules.Decide(url))
+			}
+			if !d.Fetch.Allowed && (len(d.Lines) > 0 || !d.Prefs.IsZero()) {
+				t.Fatalf("%s: preferences for a URL that may not be fetched: %+v", mode, d)
+			}
+			if !d.Fetch.Allowed || mode == V1 {
+				continue
+			}
+			want := usageLineByLine(r, rules, url)
+			if len(want) != len(d.Lines) {
+				t.Fatalf("%s: agent %q url %q: lines %v, line by line %v\n%q", mode, agent, url, d.Lines, want, body)
+			}
+			for i := range want {
+				if want[i] != d.Lines[i] {
+					t.Fatalf("%s: line %d: %v, line by line %v", mode, i, d.Lines[i], want[i])
+				}
+			}
+		}
+	})
+}
+
+// usageLineByLine finds the deciding Usage lines the slow way: the runs
+// of User-agent lines read afresh from each group, each line matched with
+// the quadratic reference, the longest of each field kept.
+func usageLineByLine(r *Robots, rules *AgentRules, url string) []*Usage {
+	path, slash := requestPath(url)
+	if slash {
+		path = "/" + path
+	}
+	norm := r.mode.normalizer()
+	path = string(norm.appendPath(nil, path))
+	var out []*Usage
+	for _, signal := range []bool{false, true} {
+		best := -1
+		var lines []*Usage
+		for _, g := range rules.Groups() {
+			for i := range g.Usages {
+				u := &g.Usages[i]
+				named := false
+				for _, a := range g.Agents[u.AgentsFrom:u.Agents] {
+					named = named || a.Token == rules.token
+				}
+				p := norm.pattern(u.Path)
+				if u.Signal != signal || !named || !referenceMatch(p, path) {
+					continue
+				}
+				switch {
+				case len(p) > best:
+					best, lines = len(p), []*Usage{u}
+				case len(p) == best:
+					lines = append(lines, u)
+				}
+			}
+		}
+		out = append(out, lines...)
+	}
+	return out
+}

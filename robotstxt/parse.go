@@ -21,20 +21,24 @@ const (
 	fieldRobotVersion
 	fieldHost
 	fieldCleanParam
+	fieldContentUsage
+	fieldContentSignal
 )
 
 var fieldByName = map[string]field{
-	"user-agent":    fieldUserAgent,
-	"allow":         fieldAllow,
-	"disallow":      fieldDisallow,
-	"sitemap":       fieldSitemap,
-	"crawl-delay":   fieldCrawlDelay,
-	"request-rate":  fieldRequestRate,
-	"visit-time":    fieldVisitTime,
-	"comment":       fieldComment,
-	"robot-version": fieldRobotVersion,
-	"host":          fieldHost,
-	"clean-param":   fieldCleanParam,
+	"user-agent":     fieldUserAgent,
+	"allow":          fieldAllow,
+	"disallow":       fieldDisallow,
+	"sitemap":        fieldSitemap,
+	"crawl-delay":    fieldCrawlDelay,
+	"request-rate":   fieldRequestRate,
+	"visit-time":     fieldVisitTime,
+	"comment":        fieldComment,
+	"robot-version":  fieldRobotVersion,
+	"host":           fieldHost,
+	"clean-param":    fieldCleanParam,
+	"content-usage":  fieldContentUsage,
+	"content-signal": fieldContentSignal,
 }
 
 // googleMaxLine is where Google's parser cuts a line (a buffer of
@@ -106,6 +110,12 @@ type parser struct {
 	// not warned of one by one (unused counts them), one warning says so.
 	markup bool
 	unused int
+	// runFrom is where, in cur's Agents, the User-agent lines start that
+	// the next Content-Usage or Content-Signal line concerns; runEnded is
+	// set once a rule or such a line ended that run, so that the next
+	// User-agent line starts another (usage.go).
+	runFrom  int
+	runEnded bool
 }
 
 // looksLikeMarkup reports whether a robots.txt file is markup: its first
@@ -188,11 +198,14 @@ func (p *parser) line(num int, line string) {
 		g := p.group()
 		g.Rules = append(g.Rules, Rule{Allow: f == fieldAllow, Pattern: value, Line: num})
 		p.curHasRule, p.curHasField = true, true
+		p.runEnded = true
 		if value != "" && value[0] != '/' && value[0] != '*' {
 			p.warn(num, "pattern %q does not start with / or *: it can match no path", value)
 		}
 	case fieldRobotVersion:
 		p.robotVersion(num, value)
+	case fieldContentUsage, fieldContentSignal:
+		p.usage(num, f, key, value)
 	case fieldCrawlDelay, fieldRequestRate, fieldVisitTime, fieldComment:
 		p.groupExtension(num, f, key, value)
 	case fieldSitemap:
@@ -289,6 +302,9 @@ func (p *parser) userAgent(num int, value string) {
 		p.r.groups = append(p.r.groups, Group{Line: num})
 		p.cur = len(p.r.groups) - 1
 		p.curHasRule, p.curHasField = false, false
+		p.runFrom, p.runEnded = 0, false
+	} else if p.runEnded {
+		p.runFrom, p.runEnded = len(p.group().Agents), false
 	}
 	a := Agent{Name: value, Line: num}
 	switch {

@@ -115,6 +115,8 @@ type Group struct {
 	RequestRates []RequestRate
 	VisitTimes   []VisitTime
 	Comments     []Comment
+	// Usages are the Content-Usage and Content-Signal lines, in file order.
+	Usages []Usage
 }
 
 // Sitemap is a Sitemap line.
@@ -248,9 +250,15 @@ type AgentRules struct {
 	// index, within groups[k], of the first User-agent line that selected it.
 	groups   []int32
 	position []int
+	// token is the product token the groups were selected by ("*" for
+	// the groups of every robot no group names); v1 selects by position.
+	token string
 
 	compile sync.Once
 	set     *ruleSet // nil when no group applies
+
+	usageOnce sync.Once
+	usageSet  *usageSet // the Content-Usage and Content-Signal lines (Usage)
 }
 
 // rules returns the compiled rule set, building it on first use.
@@ -343,10 +351,10 @@ func (r *Robots) indexAgents() {
 	}
 	r.agents = make(map[string]*AgentRules, len(byToken))
 	for token, groups := range byToken {
-		r.agents[token] = &AgentRules{robots: r, groups: groups, position: positions(r, groups, token)}
+		r.agents[token] = &AgentRules{robots: r, groups: groups, position: positions(r, groups, token), token: token}
 	}
 	if len(global) > 0 {
-		r.global = &AgentRules{robots: r, groups: global, position: positions(r, global, "*")}
+		r.global = &AgentRules{robots: r, groups: global, position: positions(r, global, "*"), token: "*"}
 	}
 }
 

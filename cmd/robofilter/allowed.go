@@ -54,7 +54,7 @@ Examples:
 
 Exit status: 0 every URL allowed, 3 some URL disallowed, 1 input/output
 error, 2 usage error.`,
-		Flags:  append(flags, robotsModeFlags()...),
+		Flags:  append(append(flags, robotsModeFlags()...), allowedPurposeFlags()...),
 		Action: runAllowed,
 	}
 }
@@ -91,6 +91,10 @@ func runAllowed(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	purpose, err := allowedPurpose(c)
+	if err != nil {
+		return err
+	}
 	// Warnings about the flags and the URL arguments are the robots.txt
 	// file's, at 0:0 (as X-Robots-Tag values are a document's); those
 	// about URLs read from stdin are at their line of "-".
@@ -117,6 +121,9 @@ func runAllowed(c *cli.Context) error {
 			fmt.Fprintf(c.App.ErrWriter, "robofilter: %s: warning: %q is neither an absolute URL nor a path starting with \"/\"; read as a path\n", at, url)
 		}
 		d := rules.Decide(url)
+		if purpose != nil {
+			return purpose.answer(out, enc, rules, url, d, jsonl, explain, &anyDisallowed)
+		}
 		anyDisallowed = anyDisallowed || !d.Allowed
 		if jsonl {
 			v := jsonVerdict{Type: "verdict", File: flagsAt, URL: url, Allowed: d.Allowed}

@@ -187,6 +187,9 @@ func writeReport(w io.Writer, name string, res *robofilter.Result, rep reported)
 	if d.SourcesDropped > 0 {
 		fmt.Fprintf(w, "    and %d more sources, not listed\n", d.SourcesDropped)
 	}
+	for _, l := range aiprefSummary(d.AI) {
+		fmt.Fprintf(w, "  %s\n", l)
+	}
 	fmt.Fprintf(w, "  regions: %d\n", len(regions)+rep.regionsDropped)
 	for _, r := range regions {
 		off, on := r.Switches()

@@ -84,6 +84,9 @@ func writeCheckPage(w io.Writer, doc int, name string, res *robofilter.Result, r
 		}
 		fmt.Fprint(w, "</ul>\n")
 	}
+	if ai := aiprefSummary(d.AI); len(ai) > 0 {
+		fmt.Fprintf(w, "<pre class=\"ai\">%s</pre>\n", html.EscapeString(strings.Join(ai, "\n")))
+	}
 	fmt.Fprintf(w, "<h2>Regions: %d</h2>\n", len(rep.regions)+rep.regionsDropped)
 	if len(rep.regions) > 0 {
 		fmt.Fprint(w, "<table><tr><th>where</th><th>marker</th><th>switches</th><th>dialect</th><th>bytes</th></tr>\n")

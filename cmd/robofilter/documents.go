@@ -143,6 +143,7 @@ func (rc *runConfig) documents(name string, r io.Reader, fn documentFunc) (bool,
 func (rc *runConfig) document(doc *input.Document, warnings *stderrWarnings, fn documentFunc) (bool, error) {
 	rc.opts, rc.doc = doc.Options, doc
 	defer func() { rc.doc = nil }()
+	rc.siteFiles(doc)
 	if doc.Truncated != "" && !rc.quiet {
 		fmt.Fprintf(rc.stderr, "robofilter: %s: note: the WARC record is truncated (WARC-Truncated: %s): the document is what it holds\n", doc.Name, doc.Truncated)
 	}
@@ -154,6 +155,7 @@ func (rc *runConfig) document(doc *input.Document, warnings *stderrWarnings, fn 
 		warn = warnings.warn
 	}
 	res, err := fn(doc.Name, doc.Body, warn)
+	rc.purposeNote(doc.Name, res)
 	if err != nil {
 		// What came before the error is written first, so that with
 		// stderr on the same terminal it reads in document order.

@@ -54,6 +54,7 @@ func documentFlags(cmd string) []cli.Flag {
 			&cli.BoolFlag{Name: "no-filename", Aliases: []string{"I"}, Usage: "never start output lines with the document's name"},
 		)
 	}
+	flags = append(flags, aiprefDocumentFlags()...)
 	return flags
 }
 
@@ -86,7 +87,8 @@ type runConfig struct {
 	// entries is the --entries (or --records) XPath, entryType the JSON
 	// type of an entry's record ("entry"; "record" under --records).
 	entries, entryType string
-	progress           *progress // nil: none shown
+	progress           *progress    // nil: none shown
+	aipref             aiprefConfig // AI usage preferences (aipref.go)
 }
 
 func newRunConfig(c *cli.Context) (*runConfig, error) {
@@ -184,6 +186,9 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	}
 	if o.MaxDepth < 0 || o.MaxTokenSize < 0 {
 		return nil, cli.Exit("--max-depth and --max-token must not be negative", exitUsage)
+	}
+	if err := rc.aiprefOptions(c); err != nil {
+		return nil, err
 	}
 	rc.flagOpts = rc.opts
 	switch {

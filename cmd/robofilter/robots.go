@@ -216,6 +216,7 @@ func writeRobotsPlain(w *bufio.Writer, name string, r *robotstxt.Robots) error {
 		for _, cm := range g.Comments {
 			add(cm.Line, "comment %s%s", cm.Text, placeNote(g, cm.Place))
 		}
+		usageReport(g, add)
 		sort.SliceStable(lines, func(i, j int) bool { return lines[i].line < lines[j].line })
 		for _, l := range lines {
 			fmt.Fprintf(w, "  line %d: %s\n", l.line, l.text)
@@ -281,6 +282,7 @@ type (
 		RequestRate  []jsonExtension `json:"request_rate,omitempty"`
 		VisitTime    []jsonExtension `json:"visit_time,omitempty"`
 		Comment      []jsonExtension `json:"comment,omitempty"`
+		ContentUsage []jsonUsage     `json:"content_usage,omitempty"` // and Content-Signal lines (aipref.go)
 	}
 	jsonFileField struct {
 		Type   string   `json:"type"`
@@ -352,6 +354,7 @@ func writeRobotsJSONL(w *bufio.Writer, name string, r *robotstxt.Robots) error {
 			e.Text = &text
 			jg.Comment = append(jg.Comment, e)
 		}
+		jg.ContentUsage = usageJSON(g)
 		emit(jg)
 	}
 	for _, s := range r.Sitemaps() {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package aipref
+
+const raceDetector = false
