@@ -120,3 +120,43 @@ func TestWETOfACrawl(t *testing.T) {
 		t.Errorf("the noindex page is in the WET file:\n%s", got)
 	}
 }
+
+// With a purpose, the WET file leaves out exactly the pages whose AI usage
+// preferences say no to it, and counts them.
+func TestWETLeavesOutWhatThePurposeExcludes(t *testing.T) {
+	in := page("https://a.example/", `<p>open page`) +
+		page("https://b.example/", `<meta name=robots content=noai><p>noai page`) +
+		page("https://c.example/", `<meta name="tdm-reservation" content="1"><p>reserved page`) +
+		page("https://d.example/", `<meta name=robots content=noimageai><p>images only`)
+	for _, tc := range []struct {
+		purpose  string
+		written  []string
+		excluded int
+	}{
+		{"", []string{"open page", "noai page", "reserved page", "images only"}, 0},
+		{"train-ai", []string{"open page", "images only"}, 2},
+		{"search", []string{"open page", "noai page", "reserved page", "images only"}, 0},
+	} {
+		var out bytes.Buffer
+		w := crawl.NewWETWriter(&out, wet.Options{})
+		_, err := crawl.Run(input.NewReader("f", strings.NewReader(in), input.WARC, robofilter.Options{Purpose: tc.purpose}), crawl.Options{Workers: 2, Text: true}, w.Write)
+		if err == nil {
+			err = w.Close()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := out.String()
+		if n := strings.Count(got, "WARC-Type: conversion"); n != len(tc.written) {
+			t.Errorf("purpose %q: %d pages written, want %d", tc.purpose, n, len(tc.written))
+		}
+		for _, p := range tc.written {
+			if !strings.Contains(got, p) {
+				t.Errorf("purpose %q: %q missing", tc.purpose, p)
+			}
+		}
+		if c := fmt.Sprintf("pages-whose-preferences-exclude-the-purpose: %d\r\n", tc.excluded); tc.excluded > 0 && !strings.Contains(got, c) {
+			t.Errorf("purpose %q: no %q in\n%s", tc.purpose, c, got)
+		}
+	}
+}

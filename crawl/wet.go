@@ -9,8 +9,9 @@ import (
 // WETWriter writes Results as a WET file: a conversion record for each
 // page with text, the indexable text (noindex regions out, phrase breaks
 // kept); a page under a document-level noindex, one that could not be
-// read, and one with no text are left out and counted in the closing
-// record. A page cut short by an error (XML not well-formed, a limit) has
+// read, one whose AI usage preferences exclude the run's purpose
+// (robofilter.Options.Purpose), and one with no text are left out and
+// counted in the closing record. A page cut short by an error (XML not well-formed, a limit) has
 // the text before it, with WARC-Truncated (unspecified, unless the WARC
 // record said why). The warcinfo record is dated as the first page (the WET file is
 // a function of its input), or opts.Date when set.
@@ -48,6 +49,8 @@ func (x *WETWriter) Write(r *Result) error {
 		x.ww.Count("pages not read", 1)
 	case r.Result.Directives.NoIndex:
 		x.ww.Count("pages under noindex", 1)
+	case excludedForPurpose(r):
+		x.ww.Count("pages whose preferences exclude the purpose", 1)
 	case len(r.Text) == 0:
 		x.ww.Count("pages without text", 1)
 	default:
@@ -63,6 +66,14 @@ func (x *WETWriter) Write(r *Result) error {
 			Text: r.Text, Truncated: truncated})
 	}
 	return x.err
+}
+
+// excludedForPurpose reports whether the document's AI usage preferences
+// say no to the purpose the run was given (Options.Purpose): Process wrote
+// no text for it.
+func excludedForPurpose(r *Result) bool {
+	ai := r.Result.Directives.AI
+	return ai != nil && ai.Purpose != nil && !ai.Purpose.Allowed
 }
 
 // Close writes the closing record with the counts (and the warcinfo
