@@ -265,17 +265,25 @@ type failing struct{ err error }
 
 func (f failing) Read([]byte) (int, error) { return 0, f.err }
 
+// Base is the base the document will have: its record's WARC-Target-URI
+// when that parses, else the Reader's Options.Base. Known before Open, so
+// that what depends on a document's site can be decided in input order.
+func (s *Source) Base() string {
+	if s.uri != "" {
+		if _, err := weburl.ParseBase(s.uri); err == nil {
+			return s.uri
+		}
+	}
+	return s.r.opts.Base
+}
+
 // Open makes the source a document: it reads an HTTP response's head and
 // undoes its body's framing and codings. It reports false when the source
 // is no document after all (a WARC response record of an image, a script,
 // a style sheet: no document to warn of).
 func (s *Source) Open() (*Document, bool) {
 	opts := s.r.opts
-	if s.uri != "" {
-		if _, err := weburl.ParseBase(s.uri); err == nil {
-			opts.Base = s.uri
-		}
-	}
+	opts.Base = s.Base()
 	doc := &Document{Name: s.Name, URI: s.uri, RecordID: s.recordID, Date: s.date, Options: opts, Body: s.body}
 	switch {
 	case s.http:

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 
@@ -117,25 +118,35 @@ func origin(base string) string {
 // section 2.3), and so is a tdmrep.json. The first such document is told
 // so on stderr.
 func (rc *runConfig) siteFiles(doc *input.Document) {
-	o := &rc.opts
-	if o.RobotsTxt == nil && o.TDMRep == nil {
-		return
+	if !rc.siteOf(doc.Name, rc.opts.Base, rc.stderr) {
+		rc.opts.RobotsTxt, rc.opts.TDMRep = nil, nil
 	}
-	here := origin(o.Base)
+}
+
+// siteOf reports whether the site files apply to the document named name
+// whose base is base, in document order: the first document with a URL
+// names the site (unless --base did), and the first of another site is
+// told, once, on w. With --jobs it runs as the sources are read, before
+// the documents are processed.
+func (rc *runConfig) siteOf(name, base string, w io.Writer) bool {
+	if rc.opts.RobotsTxt == nil && rc.opts.TDMRep == nil {
+		return true
+	}
+	here := origin(base)
 	switch {
 	case here == "":
-		return // the library warns that they cannot apply
+		return true // the library warns that they cannot apply
 	case rc.aipref.site == "":
 		rc.aipref.site = here
-		return
+		return true
 	case here == rc.aipref.site:
-		return
+		return true
 	}
-	o.RobotsTxt, o.TDMRep = nil, nil
 	if !rc.aipref.warned && !rc.quiet {
-		fmt.Fprintf(rc.stderr, "robofilter: %s: note: --robots and --tdmrep are taken as %s's files: not applied to this document of %s, nor to any other site's (give one site's documents per run)\n", doc.Name, rc.aipref.site, here)
+		fmt.Fprintf(w, "robofilter: %s: note: --robots and --tdmrep are taken as %s's files: not applied to this document of %s, nor to any other site's (give one site's documents per run)\n", name, rc.aipref.site, here)
 	}
 	rc.aipref.warned = true
+	return false
 }
 
 // purposeNote says on stderr that a document's text was withheld, and why.

@@ -47,41 +47,48 @@ type archiveChunk struct {
 	DataBase64 []byte `json:"data_base64,omitempty"`
 }
 
-// jsonlArchive turns the archive stream into records. The stream comes in
-// pieces cut at buffer sizes, not at characters: a piece that ends inside
-// a UTF-8 character keeps the character's first bytes back for the next
-// record, so that a UTF-8 document's copy is all "data" records (text),
-// never base64 for want of a byte. flush writes what is kept back at the
-// end of the document.
+// jsonlArchive turns the archive stream into records of archivePiece
+// bytes each: a piece that would end inside a UTF-8 character ends before
+// it, so that a UTF-8 document's copy is all "data" records (text), never
+// base64 for want of a byte. flush writes the rest at the end of the
+// document.
 type jsonlArchive struct {
 	rc   *runConfig
 	name string
-	tail []byte // the first bytes of a character the last piece cut
-	buf  []byte // the kept-back bytes followed by the next piece
+	buf  []byte // the copy's bytes not yet in a record
 }
 
 func (j *jsonlArchive) Write(p []byte) (int, error) {
 	n := len(p)
-	if len(j.tail) > 0 {
-		j.buf = append(append(j.buf[:0], j.tail...), p...)
-		p, j.tail = j.buf, j.tail[:0]
+	j.buf = append(j.buf, p...)
+	for len(j.buf) >= archivePiece {
+		// A piece is archivePiece bytes, less the start of a character
+		// that does not end in it: where the pieces fall depends on the
+		// copy alone, not on how its writes came (the reads of the input,
+		// --jobs).
+		k := archivePiece - cutCharacter(j.buf[:archivePiece])
+		if err := j.record(j.buf[:k]); err != nil {
+			return n, err
+		}
+		j.buf = j.buf[:copy(j.buf, j.buf[k:])]
 	}
-	if k := cutCharacter(p); k > 0 {
-		j.tail = append(j.tail[:0], p[len(p)-k:]...)
-		p = p[:len(p)-k]
-	}
-	if len(p) == 0 {
-		return n, nil
-	}
-	return n, j.record(p)
+	return n, nil
 }
 
+// maxHeldRegions bounds the region records archive --format jsonl holds
+// until a document's copy is written (as check bounds what it lists).
+const maxHeldRegions = maxReported
+
+// archivePiece is the size of an archive record's piece of the copy (the
+// last one of a document may be shorter).
+const archivePiece = 32 << 10
+
 func (j *jsonlArchive) flush() error {
-	if len(j.tail) == 0 {
+	if len(j.buf) == 0 {
 		return nil
 	}
-	p := j.tail
-	j.tail = nil
+	p := j.buf
+	j.buf = nil
 	return j.record(p)
 }
 
@@ -122,7 +129,7 @@ func runArchive(c *cli.Context) error {
 		return rc.runFeed(c, "archive")
 	}
 	asText := c.Bool("text")
-	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
+	return rc.forEachFile(c, func(rc *runConfig, name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
 		out := robofilter.Outputs{Warning: warn}
 		var records *jsonlArchive
 		switch {
@@ -138,13 +145,30 @@ func runArchive(c *cli.Context) error {
 		default:
 			out.Archive = rc.stdout
 		}
+		// The copy's records come first, then the regions': where a region
+		// record would fall among the copy's pieces depends on how the
+		// input was read (--jobs reads a document whole), so the regions
+		// are held to the document's end, the first maxHeldRegions of them
+		// (past that, written as they come).
+		var held []filter.Region
 		if rc.jsonl {
-			out.Region = func(r filter.Region) error { return rc.record(regionOf(name, r)) }
+			out.Region = func(r filter.Region) error {
+				if records == nil || len(held) == maxHeldRegions {
+					return rc.record(regionOf(name, r))
+				}
+				held = append(held, r)
+				return nil
+			}
 		}
 		res, err := robofilter.Process(r, rc.opts, out)
 		if records != nil {
 			if ferr := records.flush(); err == nil {
 				err = ferr
+			}
+		}
+		for _, r := range held {
+			if werr := rc.record(regionOf(name, r)); err == nil {
+				err = werr
 			}
 		}
 		return res, rc.writeDocument(name, res, err)

@@ -38,7 +38,7 @@ func runCheck(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
+	return rc.forEachFile(c, func(rc *runConfig, name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
 		var regions regionHeap
 		seq := 0
 		var links []filter.Link

@@ -23,6 +23,9 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn documentFunc) error {
 	}
 	rc.startProgress(c, names)
 	defer rc.progress.done()
+	if rc.jobs > 1 && !rc.page && rc.entries == "" {
+		return rc.forEachFileInParallel(c, names, fn)
+	}
 	failed := false
 	for _, name := range names {
 		var r io.Reader
@@ -71,8 +74,10 @@ func (rc *runConfig) startProgress(c *cli.Context, names []string) {
 }
 
 // documentFunc processes one document with rc.opts, printing its warnings
-// with warn (nil with --quiet).
-type documentFunc func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error)
+// with warn (nil with --quiet). rc is the document's own (with --jobs, a
+// child writing to buffers: runConfig.child); a documentFunc writes only
+// through it.
+type documentFunc func(rc *runConfig, name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error)
 
 // documents processes every document of one input (one, or a WARC
 // file's). It reports false when any document or the input failed
@@ -143,7 +148,9 @@ func (rc *runConfig) documents(name string, r io.Reader, fn documentFunc) (bool,
 func (rc *runConfig) document(doc *input.Document, warnings *stderrWarnings, fn documentFunc) (bool, error) {
 	rc.opts, rc.doc = doc.Options, doc
 	defer func() { rc.doc = nil }()
-	rc.siteFiles(doc)
+	if !rc.siteDecided {
+		rc.siteFiles(doc)
+	}
 	if doc.Truncated != "" && !rc.quiet {
 		fmt.Fprintf(rc.stderr, "robofilter: %s: note: the WARC record is truncated (WARC-Truncated: %s): the document is what it holds\n", doc.Name, doc.Truncated)
 	}
@@ -154,7 +161,7 @@ func (rc *runConfig) document(doc *input.Document, warnings *stderrWarnings, fn 
 	if warnings != nil {
 		warn = warnings.warn
 	}
-	res, err := fn(doc.Name, doc.Body, warn)
+	res, err := fn(rc, doc.Name, doc.Body, warn)
 	rc.purposeNote(doc.Name, res)
 	if err != nil {
 		// What came before the error is written first, so that with

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 
 	"github.com/antchfx/xpath"
@@ -54,6 +56,7 @@ func documentFlags(cmd string) []cli.Flag {
 			&cli.BoolFlag{Name: "no-filename", Aliases: []string{"I"}, Usage: "never start output lines with the document's name"},
 		)
 	}
+	flags = append(flags, &cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "process `N` documents at once, across files and a WARC file's records (default: one per CPU; 1: one at a time, as they stream); the output is the same"})
 	flags = append(flags, aiprefDocumentFlags()...)
 	return flags
 }
@@ -89,6 +92,12 @@ type runConfig struct {
 	entries, entryType string
 	progress           *progress    // nil: none shown
 	aipref             aiprefConfig // AI usage preferences (aipref.go)
+	// jobs is how many documents are processed at once (--jobs; jobs.go).
+	jobs int
+	// outBuf and errBuf hold a child's output (jobs.go); siteDecided says
+	// the site files' decision was made as the sources were read.
+	outBuf, errBuf *bytes.Buffer
+	siteDecided    bool
 }
 
 func newRunConfig(c *cli.Context) (*runConfig, error) {
@@ -208,6 +217,13 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	default:
 		// As grep and rg: names when the output mixes documents.
 		rc.names = c.NArg() > 1 || rc.kind == input.WARC
+	}
+	rc.jobs = c.Int("jobs")
+	switch {
+	case rc.jobs < 0:
+		return nil, cli.Exit("--jobs must not be negative", exitUsage)
+	case rc.jobs == 0:
+		rc.jobs = runtime.NumCPU()
 	}
 	rc.stdout = bufio.NewWriterSize(c.App.Writer, 64<<10)
 	return rc, nil

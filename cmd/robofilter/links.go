@@ -51,7 +51,7 @@ func runLinks(c *cli.Context) error {
 		return rc.runFeed(c, "links")
 	}
 	all := c.Bool("all")
-	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
+	return rc.forEachFile(c, func(rc *runConfig, name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
 		prefix := ""
 		if rc.names {
 			prefix = name + ":"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -24,6 +25,9 @@ func osTerminal(w io.Writer) bool {
 // the rate and the time left. It is drawn over one line, which
 // progressWriter clears before any message.
 type progress struct {
+	// mu: with --jobs, inputs are read on one goroutine and documents
+	// written out on another.
+	mu        sync.Mutex
 	bar       *progressbar.ProgressBar
 	docs      int
 	described time.Time
@@ -52,6 +56,8 @@ func newProgress(w io.Writer, total int64) *progress {
 // read counts bytes read of the inputs.
 func (p *progress) read(n int) {
 	if p != nil && n > 0 {
+		p.mu.Lock()
+		defer p.mu.Unlock()
 		_ = p.bar.Add64(int64(n))
 	}
 }
@@ -61,6 +67,8 @@ func (p *progress) document() {
 	if p == nil {
 		return
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.docs++
 	if now := time.Now(); now.Sub(p.described) >= 200*time.Millisecond {
 		p.described = now
@@ -71,6 +79,8 @@ func (p *progress) document() {
 // clear takes the progress line off the terminal, for a message.
 func (p *progress) clear() {
 	if p != nil {
+		p.mu.Lock()
+		defer p.mu.Unlock()
 		_ = p.bar.Clear()
 	}
 }
@@ -78,6 +88,8 @@ func (p *progress) clear() {
 // done takes the progress line off for good.
 func (p *progress) done() {
 	if p != nil {
+		p.mu.Lock()
+		defer p.mu.Unlock()
 		_ = p.bar.Clear()
 		_ = p.bar.Exit()
 	}

@@ -43,7 +43,7 @@ func runText(c *cli.Context) error {
 	if rc.entries != "" {
 		return rc.runFeed(c, "text")
 	}
-	return rc.forEachFile(c, func(name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
+	return rc.forEachFile(c, func(rc *runConfig, name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
 		out := robofilter.Outputs{Warning: warn}
 		if rc.jsonl {
 			out.Text = rc.lineRecords(name)

@@ -1,0 +1,300 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"sync"
+
+	crawlpkg "github.com/robofilter/robofilter/crawl"
+	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/input"
+	"github.com/robofilter/robofilter/input/warc"
+	"github.com/robofilter/robofilter/pipeline"
+	"github.com/urfave/cli/v2"
+)
+
+// With --jobs N (N > 1), documents are processed on N goroutines, across
+// the files and across the records of a WARC file: one goroutine reads
+// the inputs in order (the sources: package input), the workers process
+// documents into buffers of their own (a child runConfig each), and the
+// buffers are written out in input order (package pipeline), so that
+// standard output and standard error are those of --jobs 1, byte for
+// byte. What the reading says before a document (a WARC file's warnings,
+// notes) is buffered with it too.
+
+// child is a runConfig for one document on a worker, or for what comes
+// before one: its output goes to buffers that take writes out. rc is the
+// run's configuration as it was when the run started (forEachFileInParallel
+// keeps a copy): nothing the run changes as it goes is shared.
+func (rc *runConfig) child() *runConfig {
+	c := *rc
+	c.outBuf, c.errBuf = new(bytes.Buffer), new(bytes.Buffer)
+	c.stdout = bufio.NewWriterSize(c.outBuf, 4<<10)
+	c.stderr = c.errBuf
+	c.textWritten, c.archiveWritten, c.archiveEndsLine = false, false, false
+	c.doc, c.progress = nil, nil
+	return &c
+}
+
+// take writes what a child wrote, in order: its standard error, then its
+// standard output, after what separates it from the output before (an
+// empty line between documents' texts, as a document's own writer would
+// have put it).
+func (rc *runConfig) take(c *runConfig) error {
+	if err := c.stdout.Flush(); err != nil {
+		return err
+	}
+	if c.errBuf.Len() > 0 {
+		if _, err := rc.stderr.Write(c.errBuf.Bytes()); err != nil {
+			return err
+		}
+	}
+	if c.textWritten {
+		if rc.textWritten {
+			if err := rc.stdout.WriteByte('\n'); err != nil {
+				return err
+			}
+		}
+		rc.textWritten = true
+	}
+	if c.archiveWritten {
+		if rc.archiveWritten {
+			sep := "\n"
+			if !rc.archiveEndsLine {
+				sep = "\n\n"
+			}
+			if _, err := rc.stdout.WriteString(sep); err != nil {
+				return err
+			}
+		}
+		rc.archiveWritten, rc.archiveEndsLine = true, c.archiveEndsLine
+	}
+	_, err := rc.stdout.Write(c.outBuf.Bytes())
+	return err
+}
+
+// job is a unit of the parallel run: a source to process (or none), with
+// what comes before it in input order.
+type job struct {
+	before *runConfig    // buffers of what the reading said before it
+	src    *input.Source // nil: nothing to process
+	keep   bool          // the site files apply to it (siteOf)
+	failed bool          // a file failed before it (reported in before)
+	fn     documentFunc
+}
+
+// jobDone is a job's outcome: the buffers of its document.
+type jobDone struct {
+	job
+	doc *runConfig // nil: no document after all
+	ok  bool
+}
+
+// forEachFileInParallel is forEachFile with --jobs N > 1.
+func (rc *runConfig) forEachFileInParallel(c *cli.Context, names []string, fn documentFunc) error {
+	proto := *rc // what children start from (child)
+	files := &fileSources{rc: rc, proto: &proto, c: c, names: names, fn: fn}
+	defer files.close()
+	failed := false
+	var writeErr error
+	err := pipeline.Run(rc.jobs, files.next, files.work, func(d *jobDone) error {
+		if err := rc.take(d.before); err != nil {
+			writeErr = err
+			return err
+		}
+		failed = failed || d.failed
+		if d.doc == nil {
+			return nil
+		}
+		if err := rc.take(d.doc); err != nil {
+			writeErr = err
+			return err
+		}
+		rc.progress.document()
+		failed = failed || !d.ok
+		return nil
+	})
+	if err == nil {
+		err = rc.stdout.Flush()
+		if err != nil {
+			writeErr = err
+		}
+	}
+	if writeErr != nil {
+		return cli.Exit(fmt.Sprintf("writing output: %v", writeErr), exitFailure)
+	}
+	if err != nil {
+		return err
+	}
+	if failed {
+		return cli.Exit("", exitFailure)
+	}
+	return nil
+}
+
+// work processes a job's document on a worker, into a child's buffers.
+func (f *fileSources) work(j *job) *jobDone {
+	rc := f.proto
+	d := &jobDone{job: *j}
+	if j.src == nil {
+		return d
+	}
+	defer j.src.Release()
+	doc, ok := j.src.Open()
+	if !ok {
+		return d
+	}
+	child := rc.child()
+	d.doc = child
+	var warnings *stderrWarnings
+	if !rc.quiet {
+		warnings = &stderrWarnings{w: child.stderr, name: doc.Name}
+		// The head's warnings came while the source was opened; those
+		// about the body come while it is read (DocumentWarning).
+		for _, w := range doc.Warnings {
+			warnings.warn(w)
+		}
+		docWarnings.Store(doc, warnings)
+		defer docWarnings.Delete(doc)
+	}
+	if !j.keep {
+		doc.Options.RobotsTxt, doc.Options.TDMRep = nil, nil
+	}
+	child.siteDecided = true
+	d.ok, _ = child.document(doc, warnings, j.fn)
+	return d
+}
+
+// docWarnings finds the stderrWarnings of a document being processed on
+// a worker, for the warnings its reading finds while its body is read.
+var docWarnings sync.Map // *input.Document → *stderrWarnings
+
+// fileSources reads the inputs in order, a source at a time, for the
+// parallel run: what the sequential run does around documents (opening
+// files, a WARC file's warnings and notes, errors of the input) goes into
+// each job's before buffers.
+type fileSources struct {
+	rc    *runConfig // the run's: next decides what depends on input order with it
+	proto *runConfig // the run's at its start: children copy it
+	c     *cli.Context
+	names []string
+	fn    documentFunc
+
+	i        int           // the next name
+	name     string        // the input being read
+	closer   io.Closer     // its file
+	in       *input.Reader // its documents
+	before   *runConfig    // the next job's before buffers
+	ww       *warcWarnings // the WARC file's warnings
+	skipped  bool          // the file's skip note was given
+	fileDone bool          // the input ended: its end is the next job's
+}
+
+func (f *fileSources) close() {
+	if f.closer != nil {
+		f.closer.Close()
+		f.closer = nil
+	}
+}
+
+// next gives the next job: a source with what came before it, or, at an
+// input's end, the end's messages alone.
+func (f *fileSources) next() (*job, bool, error) {
+	rc := f.rc
+	for {
+		if f.before == nil {
+			f.before = f.proto.child()
+			if f.ww != nil {
+				f.ww.rc = f.before
+			}
+		}
+		if f.in == nil {
+			if f.i == len(f.names) {
+				if f.before.outBuf.Len() > 0 || f.before.errBuf.Len() > 0 {
+					j := &job{before: f.before}
+					f.before = nil
+					return j, false, nil
+				}
+				return nil, false, io.EOF
+			}
+			if failed := f.open(); failed {
+				j := &job{before: f.before, failed: true}
+				f.before = nil
+				return j, false, nil
+			}
+			continue
+		}
+		src, err := f.in.NextSource()
+		if err != nil {
+			f.endInput()
+			j := &job{before: f.before}
+			if err != io.EOF {
+				j.failed = true
+				f.before.unprocessed(f.name, err)
+			}
+			f.before = nil
+			return j, false, nil
+		}
+		j := &job{before: f.before, src: src, fn: f.fn, keep: rc.siteOf(src.Name, src.Base(), f.before.stderr)}
+		f.before = nil
+		return j, !src.Detach(crawlpkg.DefaultMaxDetached), nil
+	}
+}
+
+// open opens the next input, as forEachFile and documents do; it reports
+// whether it failed (reported in the before buffers).
+func (f *fileSources) open() bool {
+	rc, name := f.rc, f.names[f.i]
+	f.i++
+	var r io.Reader
+	if name == "-" {
+		r = bareReadErrors{f.c.App.Reader}
+		name = rc.stdinName
+	} else {
+		file, err := openInput(name)
+		if err != nil {
+			f.before.unprocessed(name, err)
+			return true
+		}
+		f.closer = file
+		r = bareReadErrors{file}
+	}
+	if rc.progress != nil {
+		r = progressReader{r, rc.progress}
+	}
+	if rc.kind == input.Plain {
+		r = f.before.containerHint(name, r)
+	}
+	f.name = name
+	f.in = input.NewReader(name, r, rc.kind, rc.flagOpts)
+	f.skipped = false
+	if rc.kind == input.WARC {
+		f.ww = &warcWarnings{rc: f.before, name: name}
+		f.in.WARCWarning = func(w warc.Warning) { f.ww.warn(w) }
+	}
+	f.in.Skipped = func(doc, why string) {
+		if !f.skipped && !rc.quiet {
+			fmt.Fprintf(f.before.stderr, "robofilter: %s: note: %s: skipped (and any more in this file)\n", doc, why)
+		}
+		f.skipped = true
+	}
+	f.in.DocumentWarning = func(doc *input.Document, w filter.Warning) {
+		if s, ok := docWarnings.Load(doc); ok {
+			s.(*stderrWarnings).warn(w)
+		}
+	}
+	return false
+}
+
+// endInput ends the input being read: its WARC warnings' count, its file.
+func (f *fileSources) endInput() {
+	if f.ww != nil {
+		f.ww.rc = f.before
+		f.ww.done()
+		f.ww = nil
+	}
+	f.close()
+	f.in = nil
+}
