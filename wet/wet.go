@@ -102,21 +102,52 @@ func NewWriter(w io.Writer, opts Options) (*Writer, error) {
 
 // Write writes a page's conversion record.
 func (w *Writer) Write(p Page) error {
-	id := recordID("conversion", p.RefersTo, p.TargetURI, p.Date)
-	fields := [][2]string{
+	if err := w.record(conversionFields(p), p.Text); err != nil {
+		return err
+	}
+	w.Count("pages written", 1)
+	return nil
+}
+
+// conversionFields are a page's conversion record's named fields.
+func conversionFields(p Page) [][2]string {
+	return [][2]string{
 		{"WARC-Type", "conversion"},
 		{"WARC-Target-URI", p.TargetURI},
 		{"WARC-Date", p.Date},
-		{"WARC-Record-ID", id},
+		{"WARC-Record-ID", recordID("conversion", p.RefersTo, p.TargetURI, p.Date)},
 		{"WARC-Refers-To", p.RefersTo},
 		{"WARC-Block-Digest", BlockDigest(p.Text)},
 		{"WARC-Truncated", p.Truncated},
 		{"Content-Type", "text/plain"},
 	}
-	if err := w.record(fields, p.Text); err != nil {
+}
+
+// AppendPage appends a page's conversion record to b, a gzip member of its
+// own when gzipped: what Writer.Write writes, made apart from the file
+// (on another goroutine, say), for Writer.WriteEncoded.
+func AppendPage(b []byte, p Page, gzipped bool) []byte {
+	var out bytes.Buffer
+	out.Write(b)
+	w := &Writer{w: &out}
+	if gzipped {
+		w.gz, _ = gzip.NewWriterLevel(io.Discard, gzip.DefaultCompression)
+	}
+	w.record(conversionFields(p), p.Text) // a bytes.Buffer does not fail
+	return out.Bytes()
+}
+
+// WriteEncoded writes pages' conversion records that AppendPage made
+// (compressed as the file is), counting them as n pages written.
+func (w *Writer) WriteEncoded(records []byte, n int) error {
+	if w.err != nil {
+		return w.err
+	}
+	if _, err := w.w.Write(records); err != nil {
+		w.err = err
 		return err
 	}
-	w.Count("pages written", 1)
+	w.Count("pages written", int64(n))
 	return nil
 }
 

@@ -149,7 +149,7 @@ func TestWarcioReadsTheWETFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := rec.Headers["WARC-Block-Digest"]; d != "" && d != BlockDigest(block) {
+			if d := rec.Header("WARC-Block-Digest"); (d != "" || rec.Type == "conversion") && d != BlockDigest(block) {
 				t.Errorf("%s record %d: digest %s, block's %s", f, i, d, BlockDigest(block))
 			}
 			if i == 1 || i == 2 {
@@ -157,6 +157,33 @@ func TestWarcioReadsTheWETFile(t *testing.T) {
 					t.Errorf("%s record %d: %s %s %q", f, i, rec.Type, rec.URI, block)
 				}
 			}
+		}
+	}
+}
+
+// A page's record made apart (AppendPage) and written as it is
+// (WriteEncoded) is the record Write writes.
+func TestEncodedPagesAreWrittenPages(t *testing.T) {
+	for _, gz := range []bool{false, true} {
+		var apart bytes.Buffer
+		w, err := NewWriter(&apart, Options{Gzip: gz, Filename: "crawl.warc.wet.gz", Date: "2024-05-01T09:59:00Z",
+			Fields: map[string]string{"isPartOf": "test-crawl", "description": "two pages\r\nand an injected line"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var records []byte
+		for _, p := range pages {
+			records = AppendPage(records, p, gz)
+		}
+		if err := w.WriteEncoded(records, len(pages)); err != nil {
+			t.Fatal(err)
+		}
+		w.Count("noindex", 3)
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(apart.Bytes(), write(t, gz)) {
+			t.Errorf("gzip %v: the records made apart differ from those Write writes", gz)
 		}
 	}
 }

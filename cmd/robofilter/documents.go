@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 
@@ -24,8 +25,31 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn documentFunc) error {
 	rc.startProgress(c, names)
 	defer rc.progress.done()
 	if rc.jobs > 1 && !rc.page && rc.entries == "" {
-		return rc.forEachFileInParallel(c, names, fn)
+		return rc.endOutputs(rc.forEachFileInParallel(c, names, fn))
 	}
+	return rc.endOutputs(rc.forEachFileInTurn(c, names, fn))
+}
+
+// endOutputs ends what the outputs write at the end of a run (a WET
+// file's counts), after the run's error, which it returns (or the
+// output's).
+func (rc *runConfig) endOutputs(err error) error {
+	if rc.wet == nil {
+		return err
+	}
+	werr := rc.wet.finish()
+	if werr == nil {
+		werr = rc.stdout.Flush()
+	}
+	if werr != nil && (err == nil || isExitStatus(err, exitFailure)) {
+		return cli.Exit(fmt.Sprintf("writing output: %v", werr), exitFailure)
+	}
+	return err
+}
+
+// forEachFileInTurn is forEachFile with --jobs 1: one document at a
+// time, as it streams.
+func (rc *runConfig) forEachFileInTurn(c *cli.Context, names []string, fn documentFunc) error {
 	failed := false
 	for _, name := range names {
 		var r io.Reader
@@ -155,6 +179,12 @@ func (rc *runConfig) document(doc *input.Document, warnings *stderrWarnings, fn 
 		fmt.Fprintf(rc.stderr, "robofilter: %s: note: the WARC record is truncated (WARC-Truncated: %s): the document is what it holds\n", doc.Name, doc.Truncated)
 	}
 	if doc.Err != nil {
+		if rc.wet != nil {
+			rc.wetPending.count("pages not read")
+			if err := rc.flushWET(); err != nil {
+				return false, err
+			}
+		}
 		return false, rc.unprocessed(doc.Name, doc.Err)
 	}
 	var warn func(filter.Warning)
@@ -163,6 +193,9 @@ func (rc *runConfig) document(doc *input.Document, warnings *stderrWarnings, fn 
 	}
 	res, err := fn(rc, doc.Name, doc.Body, warn)
 	rc.purposeNote(doc.Name, res)
+	if werr := rc.flushWET(); werr != nil {
+		return false, werr
+	}
 	if err != nil {
 		// What came before the error is written first, so that with
 		// stderr on the same terminal it reads in document order.
@@ -176,6 +209,18 @@ func (rc *runConfig) document(doc *input.Document, warnings *stderrWarnings, fn 
 		return false, cli.Exit(fmt.Sprintf("writing output: %v", werr), exitFailure)
 	}
 	return err == nil, nil
+}
+
+// flushWET writes what the document gave the WET output, in turn (a
+// child keeps it for take: jobs.go).
+func (rc *runConfig) flushWET() error {
+	if rc.wet == nil || rc.outBuf != nil {
+		return nil
+	}
+	if err := rc.writeWET(&rc.wetPending); err != nil {
+		return cli.Exit(fmt.Sprintf("writing output: %v", err), exitFailure)
+	}
+	return nil
 }
 
 // unprocessed reports a file that could not be processed at all (it could
@@ -226,4 +271,11 @@ func (rc *runConfig) containerHint(name string, r io.Reader) io.Reader {
 		fmt.Fprintf(rc.stderr, "robofilter: %s: note: %s\n", name, hint)
 	}
 	return br
+}
+
+// isExitStatus reports whether err ends the command with that status and
+// nothing more to say (a failed file was reported already).
+func isExitStatus(err error, status int) bool {
+	var coder cli.ExitCoder
+	return errors.As(err, &coder) && coder.ExitCode() == status && coder.Error() == ""
 }

@@ -22,14 +22,20 @@ import (
 // archive, links, check): each shows only those that mean something to it.
 func documentFlags(cmd string) []cli.Flag {
 	formats := "plain or jsonl"
-	if cmd == "check" {
+	switch cmd {
+	case "check":
 		formats = "plain, jsonl or html (a page showing the regions)"
+	case "text":
+		formats = "plain, jsonl or wet (a WET file, as Common Crawl's)"
 	}
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "format", Value: "plain", Usage: "output `FORMAT`: " + formats},
 		&cli.StringFlag{Name: "agent", Usage: "the robot's `NAME`: agent-specific META and X-Robots-Tag rules and per-robot classes apply"},
 		&cli.StringFlag{Name: "base", Usage: "the document's absolute `URL`, to resolve relative links"},
 		&cli.BoolFlag{Name: "require-profile", Usage: "honour robots- classes only when <head profile> names the Robot Exclusion Profile"},
+	}
+	if cmd == "text" {
+		flags = append(flags, &cli.BoolFlag{Name: "gzip", Usage: "with --format wet: each record a gzip member (a .warc.wet.gz file)"})
 	}
 	if cmd == "archive" {
 		flags = append(flags, &cli.StringFlag{Name: "ellipsis", Value: "…", Usage: "what replaces no-archive content (`TEXT`)"})
@@ -94,6 +100,12 @@ type runConfig struct {
 	aipref             aiprefConfig // AI usage preferences (aipref.go)
 	// jobs is how many documents are processed at once (--jobs; jobs.go).
 	jobs int
+	// wet is the WET output (text --format wet; wetout.go), nil for other
+	// formats; wetGzip writes its records as gzip members (--gzip);
+	// wetPending is what the documents processed so far gave it.
+	wet        *wetOut
+	wetGzip    bool
+	wetPending wetPages
 	// outBuf and errBuf hold a child's output (jobs.go); siteDecided says
 	// the site files' decision was made as the sources were read.
 	outBuf, errBuf *bytes.Buffer
@@ -126,6 +138,12 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	case "plain":
 	case "jsonl":
 		rc.jsonl = true
+	case "wet":
+		if c.Command.Name != "text" {
+			return nil, cli.Exit("--format wet is for text only (a WET file holds pages' text)", exitUsage)
+		}
+		rc.wetGzip = c.Bool("gzip")
+		rc.wet = &wetOut{gzip: rc.wetGzip}
 	case "html":
 		if c.Command.Name != "check" {
 			return nil, cli.Exit("--format html is for check only (a page showing the regions)", exitUsage)
@@ -226,6 +244,11 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 		rc.jobs = runtime.NumCPU()
 	}
 	rc.stdout = bufio.NewWriterSize(c.App.Writer, 64<<10)
+	if rc.wet != nil {
+		rc.wet.w = rc.stdout
+	} else if c.Bool("gzip") {
+		return nil, cli.Exit("--gzip is for --format wet", exitUsage)
+	}
 	return rc, nil
 }
 

@@ -35,6 +35,7 @@ func (rc *runConfig) child() *runConfig {
 	c.stderr = c.errBuf
 	c.textWritten, c.archiveWritten, c.archiveEndsLine = false, false, false
 	c.doc, c.progress = nil, nil
+	c.wetPending = wetPages{}
 	return &c
 }
 
@@ -71,8 +72,13 @@ func (rc *runConfig) take(c *runConfig) error {
 		}
 		rc.archiveWritten, rc.archiveEndsLine = true, c.archiveEndsLine
 	}
-	_, err := rc.stdout.Write(c.outBuf.Bytes())
-	return err
+	if _, err := rc.stdout.Write(c.outBuf.Bytes()); err != nil {
+		return err
+	}
+	if rc.wet != nil {
+		return rc.writeWET(&c.wetPending)
+	}
+	return nil
 }
 
 // job is a unit of the parallel run: a source to process (or none), with

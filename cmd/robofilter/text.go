@@ -43,6 +43,9 @@ func runText(c *cli.Context) error {
 	if rc.entries != "" {
 		return rc.runFeed(c, "text")
 	}
+	if rc.wet != nil {
+		return rc.forEachFile(c, runWETText)
+	}
 	return rc.forEachFile(c, func(rc *runConfig, name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
 		out := robofilter.Outputs{Warning: warn}
 		if rc.jsonl {

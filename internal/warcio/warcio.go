@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -145,3 +146,7 @@ func (o Oracle) Read(t testing.TB, budget time.Duration, blocks string, files ..
 	}
 	return got
 }
+
+// Header is a named field of the record (warcio gives them lower-cased),
+// or "".
+func (r Record) Header(name string) string { return r.Headers[strings.ToLower(name)] }
