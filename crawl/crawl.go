@@ -29,6 +29,10 @@ type Options struct {
 	Workers int
 	// Text, Links and Regions choose the outputs a Result carries.
 	Text, Links, Regions bool
+	// Warning, when set, is given each document's warnings as they are
+	// found (robofilter.Outputs.Warning), on the goroutine that processes
+	// it.
+	Warning func(robofilter.Warning)
 	// MaxDetached bounds the bytes of a document read out of its input
 	// before it is processed on a worker (0: DefaultMaxDetached); a larger
 	// document is processed in turn, as it streams.
@@ -142,7 +146,7 @@ func Process(doc *input.Document, opts Options) *Result {
 		return r
 	}
 	var text bytes.Buffer
-	var out robofilter.Outputs
+	out := robofilter.Outputs{Warning: opts.Warning}
 	if opts.Text {
 		out.Text = robofilter.NewTextWriter(&text)
 	}

@@ -20,9 +20,9 @@ Allow: /
 Content-Usage: train-ai=y
 `
 
-// crawl is a WARC file of one site's pages, each stating (or not) its
+// siteCrawl is a WARC file of one site's pages, each stating (or not) its
 // preferences in another way.
-func crawl() string {
+func siteCrawl() string {
 	const resp = "application/http; msgtype=response"
 	page := func(uri, head, body string) string {
 		return warcRecord("response", uri, resp, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"+head+"\r\n"+body)
@@ -41,7 +41,7 @@ func crawl() string {
 // stderr; their links are still there. Without --purpose every text is.
 func TestTextOfACrawlLeavesOutWhatPreferencesDisallow(t *testing.T) {
 	dir := t.TempDir()
-	warc := writeFile(t, dir, "crawl.warc", crawl())
+	warc := writeFile(t, dir, "crawl.warc", siteCrawl())
 	robots := writeFile(t, dir, "robots.txt", crawlRobots)
 	out, errs, status := runCLI(t, "", "text", "--warc", "--format", "jsonl", "--purpose", "train-ai", "--robots", robots, warc)
 	if status != exitOK {

@@ -53,6 +53,7 @@ func commands() []*cli.Command {
 		archiveCommand(),
 		linksCommand(),
 		checkCommand(),
+		extractCommand(),
 		allowedCommand(),
 		robotsCommand(),
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/crawl"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/input"
 	"github.com/urfave/cli/v2"
@@ -231,6 +232,13 @@ func (rc *runConfig) flushWET() error {
 func (rc *runConfig) unprocessed(name string, err error) error {
 	rc.reportError(name, err)
 	if !rc.jsonl {
+		return nil
+	}
+	if rc.onePass != nil && rc.doc != nil {
+		// A document of an input that cannot be read: its one-pass object.
+		if werr := rc.onePassObject(crawl.Process(rc.doc, *rc.onePass)); werr != nil {
+			return cli.Exit(fmt.Sprintf("writing output: %v", werr), exitFailure)
+		}
 		return nil
 	}
 	d := documentRecord{Type: "document", File: name, Error: err.Error()}

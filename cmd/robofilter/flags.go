@@ -10,6 +10,7 @@ import (
 
 	"github.com/antchfx/xpath"
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/crawl"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/input"
 	"github.com/robofilter/robofilter/internal/quote"
@@ -19,7 +20,8 @@ import (
 )
 
 // documentFlags are the flags of the document command cmd (text,
-// archive, links, check): each shows only those that mean something to it.
+// archive, links, check, extract): each shows only those that mean
+// something to it.
 func documentFlags(cmd string) []cli.Flag {
 	formats := "plain or jsonl"
 	switch cmd {
@@ -28,12 +30,15 @@ func documentFlags(cmd string) []cli.Flag {
 	case "text":
 		formats = "plain, jsonl or wet (a WET file, as Common Crawl's)"
 	}
-	flags := []cli.Flag{
-		&cli.StringFlag{Name: "format", Value: "plain", Usage: "output `FORMAT`: " + formats},
+	var flags []cli.Flag
+	if cmd != "extract" { // extract writes JSON Lines only
+		flags = append(flags, &cli.StringFlag{Name: "format", Value: "plain", Usage: "output `FORMAT`: " + formats})
+	}
+	flags = append(flags,
 		&cli.StringFlag{Name: "agent", Usage: "the robot's `NAME`: agent-specific META and X-Robots-Tag rules and per-robot classes apply"},
 		&cli.StringFlag{Name: "base", Usage: "the document's absolute `URL`, to resolve relative links"},
 		&cli.BoolFlag{Name: "require-profile", Usage: "honour robots- classes only when <head profile> names the Robot Exclusion Profile"},
-	}
+	)
 	if cmd == "text" {
 		flags = append(flags, &cli.BoolFlag{Name: "gzip", Usage: "with --format wet: each record a gzip member (a .warc.wet.gz file)"})
 	}
@@ -53,7 +58,7 @@ func documentFlags(cmd string) []cli.Flag {
 		&cli.BoolFlag{Name: "warc", Usage: "each input is a WARC file (gzipped or not): every response and resource record is a document, its links resolved against its WARC-Target-URI"},
 		&cli.StringFlag{Name: "stdin-name", Usage: "the `NAME` (or URL) of the document on standard input, in messages and records; an absolute URL is also its base when --base is not given"},
 	)
-	if cmd != "check" {
+	if cmd != "check" && cmd != "extract" {
 		flags = append(flags,
 			&cli.StringFlag{Name: "entries", Usage: "XML feeds and sitemaps: process each element the `XPATH` selects (//entry, /rss/channel/item) as its own document, its escaped HTML through the HTML pipeline; one JSON Lines record per entry"},
 			// The old name of --entries: its records keep their old type.
@@ -106,6 +111,9 @@ type runConfig struct {
 	wet        *wetOut
 	wetGzip    bool
 	wetPending wetPages
+	// onePass is extract's outputs: its documents are one-pass objects
+	// (crawl.Result), those that cannot be read too (unprocessed).
+	onePass *crawl.Options
 	// outBuf and errBuf hold a child's output (jobs.go); siteDecided says
 	// the site files' decision was made as the sources were read.
 	outBuf, errBuf *bytes.Buffer
@@ -131,6 +139,13 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 		// records are JSON Lines, whatever the command.
 		if c.IsSet("format") && format != "jsonl" {
 			return nil, cli.Exit(fmt.Sprintf("%s writes JSON Lines only (an entry's id, title and link with its output), not --format %s: leave --format out, and pipe to jq -r .text (or .archive, .links[].url) for plain output", entriesFlag, format), exitUsage)
+		}
+		format = "jsonl"
+	}
+	if c.Command.Name == "extract" {
+		// One object per document: JSON Lines whatever --format says.
+		if c.IsSet("format") && format != "jsonl" {
+			return nil, cli.Exit(fmt.Sprintf("extract writes JSON Lines only (one object per document), not --format %s", format), exitUsage)
 		}
 		format = "jsonl"
 	}

@@ -7,7 +7,7 @@ import (
 	"io"
 	"sync"
 
-	crawlpkg "github.com/robofilter/robofilter/crawl"
+	"github.com/robofilter/robofilter/crawl"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/input"
 	"github.com/robofilter/robofilter/input/warc"
@@ -245,7 +245,7 @@ func (f *fileSources) next() (*job, bool, error) {
 		}
 		j := &job{before: f.before, src: src, fn: f.fn, keep: rc.siteOf(src.Name, src.Base(), f.before.stderr)}
 		f.before = nil
-		return j, !src.Detach(crawlpkg.DefaultMaxDetached), nil
+		return j, !src.Detach(crawl.DefaultMaxDetached), nil
 	}
 }
 

@@ -55,7 +55,8 @@ func TestJobsGiveTheSameOutput(t *testing.T) {
 		}
 	}
 	cases = append(cases, append([]string{"archive", "--text", "--warc"}, warcs...), append([]string{"text", "-I"}, pages...),
-		append([]string{"text", "--format", "wet", "--warc"}, warcs...), append([]string{"text", "--format", "wet", "--gzip", "--warc"}, warcs...))
+		append([]string{"text", "--format", "wet", "--warc"}, warcs...), append([]string{"text", "--format", "wet", "--gzip", "--warc"}, warcs...),
+		append([]string{"extract", "--outputs", "text,links,regions", "--warc"}, warcs...), append([]string{"extract", "--outputs", "links"}, pages...))
 	for _, args := range cases {
 		want, wantErr, wantCode := runCLI(t, "", append([]string{args[0], "--jobs", "1"}, args[1:]...)...)
 		for _, jobs := range []string{"", "8"} {

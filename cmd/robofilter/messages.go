@@ -70,7 +70,7 @@ func (w *warcWarnings) warn(ww warc.Warning) {
 	if !w.rc.quiet {
 		fmt.Fprintf(w.rc.stderr, "robofilter: %s: warning: %v\n", w.name, ww)
 	}
-	if w.rc.jsonl && w.err == nil {
+	if w.rc.jsonl && w.rc.onePass == nil && w.err == nil { // extract: documents only
 		w.err = w.rc.record(warcWarningRecord{Type: "warc_warning", File: w.name, Offset: ww.Offset, Gzip: ww.Compressed,
 			InMember: ww.InMember, Skipped: ww.Skipped, Message: ww.Message})
 	}
