@@ -19,10 +19,7 @@ import (
 // --quiet). An unreadable file is reported by name and the others are
 // still processed; the status is 1 if any file failed.
 func (rc *runConfig) forEachFile(c *cli.Context, fn documentFunc) error {
-	names := c.Args().Slice()
-	if len(names) == 0 {
-		names = []string{"-"}
-	}
+	names := rc.inputs
 	rc.startProgress(c, names)
 	defer rc.progress.done()
 	if rc.jobs > 1 && !rc.page && rc.entries == "" {
@@ -35,8 +32,8 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn documentFunc) error {
 // file's counts), after the run's error, which it returns (or the
 // output's).
 func (rc *runConfig) endOutputs(err error) error {
-	if rc.wet == nil {
-		return err
+	if rc.wet == nil || rc.outputs != nil {
+		return err // with --output-dir, each output ended with its input
 	}
 	werr := rc.wet.finish()
 	if werr == nil {
@@ -53,6 +50,9 @@ func (rc *runConfig) endOutputs(err error) error {
 func (rc *runConfig) forEachFileInTurn(c *cli.Context, names []string, fn documentFunc) error {
 	failed := false
 	for _, name := range names {
+		if rc.outputs != nil && rc.outputs.done(name, rc.stderr, rc.quiet) {
+			continue
+		}
 		var r io.Reader
 		if name == "-" {
 			r = bareReadErrors{c.App.Reader}
@@ -69,12 +69,26 @@ func (rc *runConfig) forEachFileInTurn(c *cli.Context, names []string, fn docume
 			r = bareReadErrors{f}
 			defer f.Close()
 		}
+		if rc.outputs != nil {
+			of, err := rc.outputs.create(name)
+			if err != nil {
+				rc.reportError(name, err)
+				failed = true
+				continue
+			}
+			rc.beginOutput(of)
+		}
 		if rc.progress != nil {
 			r = progressReader{r, rc.progress}
 		}
 		ok, err := rc.documents(name, r, fn)
 		if err != nil {
 			return err
+		}
+		if rc.outputs != nil {
+			if err := rc.endOutput(); err != nil {
+				return err
+			}
 		}
 		failed = failed || !ok
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/antchfx/xpath"
@@ -40,7 +41,7 @@ func documentFlags(cmd string) []cli.Flag {
 		&cli.BoolFlag{Name: "require-profile", Usage: "honour robots- classes only when <head profile> names the Robot Exclusion Profile"},
 	)
 	if cmd == "text" {
-		flags = append(flags, &cli.BoolFlag{Name: "gzip", Usage: "with --format wet: each record a gzip member (a .warc.wet.gz file)"})
+		flags = append(flags, &cli.BoolFlag{Name: "gzip", Usage: "with --format wet: each record a gzip member (a .warc.wet.gz file); with --output-dir: compress each output file"})
 	}
 	if cmd == "archive" {
 		flags = append(flags, &cli.StringFlag{Name: "ellipsis", Value: "…", Usage: "what replaces no-archive content (`TEXT`)"})
@@ -66,6 +67,15 @@ func documentFlags(cmd string) []cli.Flag {
 			&cli.BoolFlag{Name: "with-filename", Aliases: []string{"H"}, Usage: "start each output line with its document's name (the default with several files, or --warc)"},
 			&cli.BoolFlag{Name: "no-filename", Aliases: []string{"I"}, Usage: "never start output lines with the document's name"},
 		)
+	}
+	flags = append(flags,
+		&cli.StringFlag{Name: "files-from", Usage: "read the inputs' paths from `LIST`, one a line (- for standard input; a .gz list is read whole, as Common Crawl's warc.paths.gz)"},
+		&cli.StringFlag{Name: "input-base", Usage: "the `DIR` the relative paths of --files-from are under"},
+		&cli.StringFlag{Name: "output-dir", Usage: "write each input's output to a file of its own under `DIR` (the input's path, its output's extension), complete or not at all"},
+		&cli.BoolFlag{Name: "resume", Usage: "with --output-dir: skip the inputs whose output exists"},
+	)
+	if cmd != "text" {
+		flags = append(flags, &cli.BoolFlag{Name: "gzip", Usage: "with --output-dir: compress each output file with gzip"})
 	}
 	flags = append(flags, &cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Usage: "process `N` documents at once, across files and a WARC file's records (default: one per CPU; 1: one at a time, as they stream); the output is the same"})
 	flags = append(flags, aiprefDocumentFlags()...)
@@ -114,6 +124,10 @@ type runConfig struct {
 	// onePass is extract's outputs: its documents are one-pass objects
 	// (crawl.Result), those that cannot be read too (unprocessed).
 	onePass *crawl.Options
+	// inputs are the files named, and those --files-from lists (outputs.go).
+	inputs []string
+	// outputs, with --output-dir, is where each input's output goes.
+	outputs *outputs
 	// outBuf and errBuf hold a child's output (jobs.go); siteDecided says
 	// the site files' decision was made as the sources were read.
 	outBuf, errBuf *bytes.Buffer
@@ -249,7 +263,13 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	case c.Bool("no-filename"):
 	default:
 		// As grep and rg: names when the output mixes documents.
-		rc.names = c.NArg() > 1 || rc.kind == input.WARC
+		rc.names = rc.kind == input.WARC
+	}
+	if err := rc.inputsAndOutputs(c, format); err != nil {
+		return nil, err
+	}
+	if !c.Bool("with-filename") && !c.Bool("no-filename") && len(rc.inputs) > 1 && rc.outputs == nil {
+		rc.names = true
 	}
 	rc.jobs = c.Int("jobs")
 	switch {
@@ -261,8 +281,11 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	rc.stdout = bufio.NewWriterSize(c.App.Writer, 64<<10)
 	if rc.wet != nil {
 		rc.wet.w = rc.stdout
-	} else if c.Bool("gzip") {
-		return nil, cli.Exit("--gzip is for --format wet", exitUsage)
+	} else if c.Bool("gzip") && rc.outputs == nil {
+		return nil, cli.Exit("--gzip is for --format wet and --output-dir (pipe standard output to gzip)", exitUsage)
+	}
+	if rc.outputs != nil {
+		rc.stdout = bufio.NewWriter(io.Discard) // each input's output goes to its file
 	}
 	return rc, nil
 }
@@ -285,5 +308,41 @@ func checkBase(base string) error {
 	case u.Opaque != "" || u.Host == "" && u.Scheme != "file":
 		return fmt.Errorf("%q is not a document's URL (it has no host)", quote.Clip(base, 80))
 	}
+	return nil
+}
+
+// inputsAndOutputs reads the inputs (the files named, those --files-from
+// lists) and --output-dir's settings.
+func (rc *runConfig) inputsAndOutputs(c *cli.Context, format string) error {
+	rc.inputs = c.Args().Slice()
+	if list := c.String("files-from"); list != "" {
+		paths, err := readFileList(list, c.String("input-base"), c.App.Reader)
+		if err != nil {
+			return cli.Exit(fmt.Sprintf("--files-from %s: %v", list, err), exitFailure)
+		}
+		rc.inputs = append(rc.inputs, paths...)
+	} else if c.String("input-base") != "" {
+		return cli.Exit("--input-base is for the paths of --files-from", exitUsage)
+	}
+	if len(rc.inputs) == 0 {
+		rc.inputs = []string{"-"}
+	}
+	dir := c.String("output-dir")
+	switch {
+	case dir == "":
+		if c.Bool("resume") {
+			return cli.Exit("--resume is for --output-dir", exitUsage)
+		}
+		return nil
+	case rc.page:
+		// A page of every document: one output (and check --format html
+		// keeps the documents on one page).
+		return cli.Exit("--output-dir does not take check --format html (one page of every document): write it to a file", exitUsage)
+	case rc.entries != "":
+		return cli.Exit("--output-dir does not take --entries yet", exitUsage)
+	case slices.Contains(rc.inputs, "-"):
+		return cli.Exit("--output-dir writes an output per input file: name the files (standard input has no name to give its output)", exitUsage)
+	}
+	rc.outputs = &outputs{dir: dir, ext: outputExt(c.Command.Name, format), gzip: c.Bool("gzip"), resume: c.Bool("resume"), names: map[string]string{}}
 	return nil
 }

@@ -89,6 +89,10 @@ type job struct {
 	keep   bool          // the site files apply to it (siteOf)
 	failed bool          // a file failed before it (reported in before)
 	fn     documentFunc
+	// output, with --output-dir: the input's output file, begun before
+	// this job is written out; endOutput: the input ended with this job.
+	output    *outFile
+	endOutput bool
 }
 
 // jobDone is a job's outcome: the buffers of its document.
@@ -106,20 +110,25 @@ func (rc *runConfig) forEachFileInParallel(c *cli.Context, names []string, fn do
 	failed := false
 	var writeErr error
 	err := pipeline.Run(rc.jobs, files.next, files.work, func(d *jobDone) error {
+		if d.output != nil {
+			rc.beginOutput(d.output)
+		}
 		if err := rc.take(d.before); err != nil {
 			writeErr = err
 			return err
 		}
 		failed = failed || d.failed
-		if d.doc == nil {
-			return nil
+		if d.doc != nil {
+			if err := rc.take(d.doc); err != nil {
+				writeErr = err
+				return err
+			}
+			rc.progress.document()
+			failed = failed || !d.ok
 		}
-		if err := rc.take(d.doc); err != nil {
-			writeErr = err
-			return err
+		if d.endOutput {
+			return rc.endOutput()
 		}
-		rc.progress.document()
-		failed = failed || !d.ok
 		return nil
 	})
 	if err == nil {
@@ -188,14 +197,22 @@ type fileSources struct {
 	names []string
 	fn    documentFunc
 
-	i        int           // the next name
-	name     string        // the input being read
-	closer   io.Closer     // its file
-	in       *input.Reader // its documents
-	before   *runConfig    // the next job's before buffers
-	ww       *warcWarnings // the WARC file's warnings
-	skipped  bool          // the file's skip note was given
-	fileDone bool          // the input ended: its end is the next job's
+	i       int           // the next name
+	name    string        // the input being read
+	closer  io.Closer     // its file
+	in      *input.Reader // its documents
+	before  *runConfig    // the next job's before buffers
+	ww      *warcWarnings // the WARC file's warnings
+	skipped bool          // the file's skip note was given
+	output  *outFile      // the input's output, for its first job
+}
+
+// newJob makes the next job, with what came before it (and the input's
+// output file, for its first).
+func (f *fileSources) newJob() *job {
+	j := &job{before: f.before, output: f.output}
+	f.before, f.output = nil, nil
+	return j
 }
 
 func (f *fileSources) close() {
@@ -219,41 +236,43 @@ func (f *fileSources) next() (*job, bool, error) {
 		if f.in == nil {
 			if f.i == len(f.names) {
 				if f.before.outBuf.Len() > 0 || f.before.errBuf.Len() > 0 {
-					j := &job{before: f.before}
-					f.before = nil
-					return j, false, nil
+					return f.newJob(), false, nil
 				}
 				return nil, false, io.EOF
 			}
 			if failed := f.open(); failed {
-				j := &job{before: f.before, failed: true}
-				f.before = nil
+				j := f.newJob()
+				j.failed = true
 				return j, false, nil
 			}
 			continue
 		}
 		src, err := f.in.NextSource()
 		if err != nil {
-			f.endInput()
-			j := &job{before: f.before}
 			if err != io.EOF {
-				j.failed = true
 				f.before.unprocessed(f.name, err)
 			}
-			f.before = nil
+			f.endInput()
+			j := f.newJob()
+			j.failed = err != io.EOF
+			j.endOutput = rc.outputs != nil
 			return j, false, nil
 		}
-		j := &job{before: f.before, src: src, fn: f.fn, keep: rc.siteOf(src.Name, src.Base(), f.before.stderr)}
-		f.before = nil
+		j := f.newJob()
+		j.src, j.fn, j.keep = src, f.fn, rc.siteOf(src.Name, src.Base(), j.before.stderr)
 		return j, !src.Detach(crawl.DefaultMaxDetached), nil
 	}
 }
 
 // open opens the next input, as forEachFile and documents do; it reports
-// whether it failed (reported in the before buffers).
+// whether it failed (reported in the before buffers). An input whose
+// output exists (--resume) is passed over, said so.
 func (f *fileSources) open() bool {
 	rc, name := f.rc, f.names[f.i]
 	f.i++
+	if rc.outputs != nil && rc.outputs.done(name, f.before.stderr, rc.quiet) {
+		return false
+	}
 	var r io.Reader
 	if name == "-" {
 		r = bareReadErrors{f.c.App.Reader}
@@ -266,6 +285,15 @@ func (f *fileSources) open() bool {
 		}
 		f.closer = file
 		r = bareReadErrors{file}
+	}
+	if rc.outputs != nil {
+		of, err := rc.outputs.create(name)
+		if err != nil {
+			f.before.reportError(name, err)
+			f.close()
+			return true
+		}
+		f.output = of
 	}
 	if rc.progress != nil {
 		r = progressReader{r, rc.progress}
