@@ -83,12 +83,15 @@ func TestBinaryInputWritesNothing(t *testing.T) {
 		}
 	}
 	out, errOut, code := runCLI(t, gzipped("<p>x"), "text")
-	if code != 0 || out != "" || errOut != "robofilter: -: note: a gzip file: give --warc for a WARC file (.warc.gz), --http for a saved HTTP response; gunzip a document first\n"+
+	if code != 0 || out != "" || errOut != "robofilter: -: note: a gzip file: give --warc for a WARC or ARC file (.warc.gz, .arc.gz), --http for a saved HTTP response; gunzip a document first\n"+
 		"robofilter: -:1:1: warning: not a text document (gzip-compressed data): nothing written\n" {
 		t.Errorf("gzip: status %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	if _, errOut, _ := runCLI(t, "WARC/1.1\r\nWARC-Type: warcinfo\r\n\r\n", "text"); !strings.Contains(errOut, "note: a WARC file: give --warc") {
 		t.Errorf("WARC: stderr %q", errOut)
+	}
+	if _, errOut, _ := runCLI(t, "filedesc://x.arc 0.0.0.0 20140101000000 text/plain 0\n\n", "text"); !strings.Contains(errOut, "note: an ARC file: give --warc") {
+		t.Errorf("ARC: stderr %q", errOut)
 	}
 	if _, errOut, _ := runCLI(t, "HTTP/1.1 200 OK\r\n\r\n<p>x", "text"); !strings.Contains(errOut, "note: an HTTP response: give --http") {
 		t.Errorf("HTTP: stderr %q", errOut)

@@ -271,7 +271,8 @@ func (rc *runConfig) unprocessed(name string, err error) error {
 
 // containerHint notes, unless --quiet, an input given as a document that
 // starts as a container robofilter reads with a flag: a gzip file (a
-// .warc.gz, or a response saved coded), a WARC file, an HTTP response.
+// .warc.gz, or a response saved coded), a WARC or ARC file, an HTTP
+// response.
 // The document is still what it is taken for (a gzip file is no text:
 // Process says so and writes nothing).
 func (rc *runConfig) containerHint(name string, r io.Reader) io.Reader {
@@ -283,9 +284,11 @@ func (rc *runConfig) containerHint(name string, r io.Reader) io.Reader {
 	var hint string
 	switch {
 	case bytes.HasPrefix(head, []byte("\x1F\x8B")):
-		hint = "a gzip file: give --warc for a WARC file (.warc.gz), --http for a saved HTTP response; gunzip a document first"
+		hint = "a gzip file: give --warc for a WARC or ARC file (.warc.gz, .arc.gz), --http for a saved HTTP response; gunzip a document first"
 	case bytes.HasPrefix(head, []byte("WARC/")):
 		hint = "a WARC file: give --warc to read its records as documents"
+	case bytes.HasPrefix(head, []byte("filedesc://")):
+		hint = "an ARC file: give --warc to read its records as documents"
 	case bytes.HasPrefix(head, []byte("HTTP/")) && len(head) > 5 && (head[5] >= '0' && head[5] <= '9'):
 		hint = "an HTTP response: give --http to read its body with its headers applied"
 	}

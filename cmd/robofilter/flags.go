@@ -56,7 +56,7 @@ func documentFlags(cmd string) []cli.Flag {
 		&cli.IntFlag{Name: "max-token", Usage: "longest token in `BYTES` (default 16 MiB)"},
 		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "print no warnings and no progress"},
 		&cli.BoolFlag{Name: "http", Usage: "each input is an HTTP response as sent (curl -si saves one): its X-Robots-Tag, Content-Type and Content-Encoding (gzip, deflate, br, zstd) headers apply"},
-		&cli.BoolFlag{Name: "warc", Usage: "each input is a WARC file (gzipped or not): every response and resource record is a document, its links resolved against its WARC-Target-URI"},
+		&cli.BoolFlag{Name: "warc", Usage: "each input is a WARC file, or an ARC file (gzipped or not): every response and resource record is a document, its links resolved against its WARC-Target-URI"},
 		&cli.StringFlag{Name: "stdin-name", Usage: "the `NAME` (or URL) of the document on standard input, in messages and records; an absolute URL is also its base when --base is not given"},
 	)
 	if cmd != "check" && cmd != "extract" {

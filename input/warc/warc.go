@@ -14,6 +14,9 @@
 // ("WARC/1.", or a draft's "WARC/0.") or the next gzip member, and a header
 // line that cannot be read is skipped; each is told to Reader.Warn with its
 // position.
+//
+// ARC files, the format before WARC, are read too: each ARC record is
+// given as the WARC record it would be (arc.go says how).
 package warc
 
 import (
@@ -136,6 +139,8 @@ type Reader struct {
 	// work counts the bytes the Reader has looked at (read, decompressed,
 	// scanned, peeked): tests bound it by the input's size.
 	work int64
+	// arc: the file is an ARC file (arc.go).
+	arc bool
 }
 
 // countingReader counts the file's bytes read, and keeps a read error.
@@ -250,6 +255,11 @@ func (rd *Reader) Next() (*Record, error) {
 			if rec, err := rd.readRecord(in); rec != nil || err != nil {
 				return rec, err
 			}
+		case rd.arc || isARCStart(b):
+			rd.arc, rd.after = true, false
+			if rec, err := rd.readARCRecord(in); rec != nil || err != nil {
+				return rec, err
+			}
 		default:
 			rd.skip(in)
 			rd.after = false
@@ -332,7 +342,7 @@ scan:
 			rd.work += int64(len(look))
 			found := len(look) == 8 && isRecordStart(look[1:])
 			consume(1)
-			if found {
+			if found || rd.arc && rd.arcHeaderAhead(in) {
 				break scan
 			}
 			continue
@@ -348,7 +358,11 @@ scan:
 	if in == rd.dec {
 		what = "decompressed bytes"
 	}
-	msg := fmt.Sprintf("skipped %d %s that are no WARC record, starting %q", n, what, head)
+	record := "WARC record"
+	if rd.arc {
+		record = "ARC record"
+	}
+	msg := fmt.Sprintf("skipped %d %s that are no %s, starting %q", n, what, record, head)
 	switch {
 	case zeros:
 		msg = fmt.Sprintf("skipped %d %s, all zero (padding)", n, what)

@@ -393,12 +393,22 @@ func TestSkippingIsLinear(t *testing.T) {
 		{"fake gzip magic", func(n int) string { return gzipMembers(c) + strings.Repeat("\x1f\x8b\x08\xff", n/4) }, true},
 		{"a member of garbage", func(n int) string { return gzipMembers(strings.Repeat("\nWARC/1", n/7)) }, true},
 		{"tiny members of garbage", tinyMembers, true},
+		// In an ARC file (arc is true), lines are looked at as header lines.
+		{"ARC: lines a field short of a header", func(n int) string { return strings.Repeat("http://x 1 20140101000000 t\n", n/28) }, false},
+		{"ARC: lines longer than a header", func(n int) string {
+			return strings.Repeat(strings.Repeat("x", maxARCLine+100)+"\n", n/(maxARCLine+101)+1)
+		}, false},
+		{"ARC: header lines whose length is no number", func(n int) string { return strings.Repeat("http://x 1 20140101000000 t z\n", n/30) }, false},
+		{"ARC: short lines", func(n int) string { return strings.Repeat("\n", n) }, false},
 	} {
 		var work [2]int64
 		for i, n := range []int{64 << 10, 128 << 10} {
 			in := tc.shape(n) + "\r\n" + c
-			if tc.gzip {
+			switch {
+			case tc.gzip:
 				in = tc.shape(n) + gzipMembers(c)
+			case strings.HasPrefix(tc.name, "ARC:"):
+				in = arcVersionBlock + tc.shape(n) + arcRecord("http://c/", "text/html", "<p>c")
 			}
 			got := readAll(strings.NewReader(in))
 			if got.err != nil || len(got.records) == 0 || got.records[len(got.records)-1].uri != "http://c/" {
@@ -434,6 +444,9 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte(gzipMembers(a) + "junk\x1f\x8b" + gzipMembers(c) + "\x00\x00"))             // gzip garbage
 	f.Add([]byte(gzipMembers(a)[:30] + gzipMembers(c)))                                      // a member cut short
 	f.Add([]byte(gzipMembers(a+c[:20], c[20:]) + c))                                         // a record across members, then a plain one
+	f.Add([]byte(arcVersionBlock + arcRecord("http://e/", "text/html", "HTTP/1.0 200 OK\r\n\r\nx") + "stray\n" + arcRecord("dns:e", "text/dns", "1.2.3.4")))
+	f.Add([]byte(arcVersionBlock + "http://e/ 1.2.3.4 20140101000000 text/html abc\n<p>\n" + arcRecord("http://e/ a b", "text/html", "<p>")))
+	f.Add([]byte(gzipMembers(arcVersionBlock, arcRecord("http://e/", "text/html", "<p>"))))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		whole := readAll(bytes.NewReader(in))
 		bytewise := readAll(chunked.Reader(bytes.NewReader(in), 1))
