@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
@@ -20,37 +19,34 @@ func osTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// progress shows how far a long run is on standard error: bytes read of
-// the inputs (of how many, when their sizes are known), documents done,
-// the rate and the time left. It is drawn over one line, which
-// progressWriter clears before any message.
+// progress shows how far a long run is on standard error: documents
+// done, bytes read of the inputs (of how many, when their sizes are
+// known), the rate and the time left, drawn over one line at most five
+// times a second, which progressWriter clears before any message. It is
+// drawn in the goroutines that count (no goroutine of its own), so that a
+// message and the line never interleave.
 type progress struct {
 	// mu: with --jobs, inputs are read on one goroutine and documents
 	// written out on another.
-	mu        sync.Mutex
-	bar       *progressbar.ProgressBar
-	docs      int
-	described time.Time
+	mu    sync.Mutex
+	w     io.Writer
+	total int64 // the inputs' bytes; -1: not known
+	bytes int64 // read of the inputs
+	docs  int
+	start time.Time
+	drawn time.Time // when the line was last drawn
+	width int       // of the line on the terminal (0: none)
 }
+
+// progressEvery is how often the line is drawn again.
+const progressEvery = 200 * time.Millisecond
 
 // newProgress starts showing progress on w; total is the inputs' size in
 // bytes (-1: not known, as for standard input).
 func newProgress(w io.Writer, total int64) *progress {
-	return &progress{bar: progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionSetElapsedTime(true),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionSetRenderBlankState(true),
-		progressbar.OptionSetDescription("0 documents"),
-		progressbar.OptionSetWidth(20),
-		// No spinner goroutine: every draw happens in the run's own
-		// goroutine, between its messages.
-		progressbar.OptionSetSpinnerChangeInterval(0),
-		progressbar.OptionClearOnFinish(),
-	)}
+	p := &progress{w: w, total: total, start: time.Now()}
+	p.draw(p.start)
+	return p
 }
 
 // read counts bytes read of the inputs.
@@ -58,30 +54,66 @@ func (p *progress) read(n int) {
 	if p != nil && n > 0 {
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		_ = p.bar.Add64(int64(n))
+		p.bytes += int64(n)
+		p.redraw()
 	}
 }
 
 // document counts a document done.
 func (p *progress) document() {
-	if p == nil {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.docs++
-	if now := time.Now(); now.Sub(p.described) >= 200*time.Millisecond {
-		p.described = now
-		p.bar.Describe(fmt.Sprintf("%d documents", p.docs))
+	if p != nil {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.docs++
+		p.redraw()
 	}
 }
 
-// clear takes the progress line off the terminal, for a message.
+// redraw draws the line again if it was last drawn long enough ago.
+func (p *progress) redraw() {
+	if now := time.Now(); now.Sub(p.drawn) >= progressEvery {
+		p.draw(now)
+	}
+}
+
+// draw writes the line over the one on the terminal.
+func (p *progress) draw(now time.Time) {
+	p.drawn = now
+	line := fmt.Sprintf("%d documents, %s", p.docs, byteSize(p.bytes))
+	if p.docs == 1 {
+		line = "1 document, " + byteSize(p.bytes)
+	}
+	elapsed := now.Sub(p.start)
+	if p.total >= 0 {
+		line += fmt.Sprintf(" of %s (%d%%)", byteSize(p.total), 100*p.bytes/max(p.total, 1))
+	}
+	if elapsed >= time.Second && p.bytes > 0 {
+		line += fmt.Sprintf(", %s/s", byteSize(int64(float64(p.bytes)/elapsed.Seconds())))
+		if p.total > p.bytes {
+			left := time.Duration(float64(elapsed) * float64(p.total-p.bytes) / float64(p.bytes))
+			line += fmt.Sprintf(", %v left", left.Round(time.Second))
+		}
+	}
+	pad := max(p.width-len(line), 0) // to cover a longer line drawn before
+	fmt.Fprintf(p.w, "\r%s%*s", line, pad, "")
+	p.width = len(line)
+}
+
+// clear takes the progress line off the terminal, for a message; the next
+// count draws it again.
 func (p *progress) clear() {
 	if p != nil {
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		_ = p.bar.Clear()
+		p.erase()
+	}
+}
+
+func (p *progress) erase() {
+	if p.width > 0 {
+		fmt.Fprintf(p.w, "\r%*s\r", p.width, "")
+		p.width = 0
+		p.drawn = time.Time{}
 	}
 }
 
@@ -90,9 +122,24 @@ func (p *progress) done() {
 	if p != nil {
 		p.mu.Lock()
 		defer p.mu.Unlock()
-		_ = p.bar.Clear()
-		_ = p.bar.Exit()
+		p.erase()
+		p.w = io.Discard
 	}
+}
+
+// byteSize writes a number of bytes as people read them: 512 B, 12.3 MB.
+func byteSize(n int64) string {
+	if n < 1000 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f, unit := float64(n)/1000, "kB"
+	for _, u := range []string{"MB", "GB", "TB"} {
+		if f < 1000 {
+			break
+		}
+		f, unit = f/1000, u
+	}
+	return fmt.Sprintf("%.1f %s", f, unit)
 }
 
 // progressWriter is standard error while progress is shown: a message
