@@ -120,20 +120,31 @@ func NewTextWriter(w io.Writer) *TextWriter { return phrase.NewWriter(w) }
 // the Result is returned in every case where the run started. An output
 // that fails (a Write or a callback that returns an error) does not stop
 // the pass: the input is read to its end and the first such error is
-// returned. At the end Process flushes the phrase writers of out.Text and
-// out.ArchiveText (a second Flush does nothing).
+// returned. At the end Process flushes the phrase writers of out.Text,
+// out.ArchiveText and out.ExcludedText (a second Flush does nothing).
+// out.Source is written for HTML documents only: an XML document gives
+// it nothing (not even its charset).
 func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
 	if opts.Format != Auto && opts.Format != HTML && opts.Format != XML {
 		return nil, fmt.Errorf("unknown format %d in Options.Format", opts.Format)
-	}
-	core, err := filter.NewCore(opts.CoreOptions(), out)
-	if err != nil {
-		return nil, err
 	}
 	br := bufio.NewReaderSize(r, 4<<10) // enough for Sniff; longer reads pass through
 	format := opts.Format
 	if format == Auto {
 		format = Sniff(br)
+	}
+	if format == XML && out.Source != nil {
+		// The XML stage holds and drops bytes of the copy in ways the
+		// HTML stage does not (entity expansions, held tags): it writes
+		// no source.
+		if out.Archive != nil {
+			return nil, fmt.Errorf("Outputs.Archive and Outputs.Source exclude each other")
+		}
+		out.Source = nil
+	}
+	core, err := filter.NewCore(opts.CoreOptions(), out)
+	if err != nil {
+		return nil, err
 	}
 	if label := contentTypeCharset(opts); label != "" && !knownCharset(format, label) {
 		// A header from outside the document: its warning is at 0:0.
