@@ -45,7 +45,7 @@ type runConfig struct {
 	// for a file that could not be opened).
 	doc      *input.Document
 	jsonl    bool
-	page     bool // check --format html
+	page     bool // check --format html or overlay
 	pageDocs int  // the documents on the page so far
 	quiet    bool
 	stdout   *bufio.Writer
@@ -60,13 +60,13 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 	case "plain":
 	case "jsonl":
 		rc.jsonl = true
-	case "html":
+	case "html", "overlay":
 		if c.Command.Name != "check" {
-			return nil, cli.Exit("--format html is for check only (a page showing the regions)", exitUsage)
+			return nil, cli.Exit(fmt.Sprintf("--format %s is for check only (a page showing the regions)", c.String("format")), exitUsage)
 		}
 		rc.page = true
 	default:
-		return nil, cli.Exit(fmt.Sprintf("--format must be plain or jsonl (or html for check), not %q", c.String("format")), exitUsage)
+		return nil, cli.Exit(fmt.Sprintf("--format must be plain or jsonl (or html or overlay for check), not %q", c.String("format")), exitUsage)
 	}
 	o := &rc.opts
 	o.Agent = c.String("agent")
