@@ -444,7 +444,7 @@ func (v *verdict) words(d *filter.Directives) verdictLines {
 		l.Text = fmt.Sprintf("text: %s; not indexed: %s; not in snippets or the archive copy: %s",
 			bytesOf(v.TextBytes), share(v.TextBytes-v.IndexedBytes, v.TextBytes), share(v.TextBytes-v.SnippetBytes, v.TextBytes))
 	}
-	l.Links = fmt.Sprintf("%s links: %s followed; %s not followed because of robots markup", thousands(int64(v.Links)), thousands(int64(v.LinksFollowed)), thousands(int64(v.notFollowedByRobots())))
+	l.Links = fmt.Sprintf("%s: %s followed; %s not followed because of robots markup", count(v.Links, "link"), thousands(int64(v.LinksFollowed)), thousands(int64(v.notFollowedByRobots())))
 	if n := v.notFollowedByRobots(); n > 0 {
 		l.Links += " (" + reasonCounts(v.NotFollowed) + ")"
 	}
@@ -550,6 +550,14 @@ func share(n, of int64) string {
 	return fmt.Sprintf("%s (%s)", bytesOf(n), percent(n, of))
 }
 
+// count is "N things", or "1 thing".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return thousands(int64(n)) + " " + noun + "s"
+}
+
 func bytesOf(n int64) string {
 	if n == 1 {
 		return "1 byte"
@@ -595,7 +603,7 @@ func writeReport(w io.Writer, name string, res *robofilter.Result, v verdict, re
 	words := v.words(&d)
 	fmt.Fprintf(w, "  verdict: %s; %s; %s\n    %s\n    %s\n", words.Indexed, words.Followed, words.Archived, words.Text, words.Links)
 	if v.Leaks > 0 {
-		fmt.Fprintf(w, "    %d warnings of markup that does not do what it seems to (below)\n", v.Leaks)
+		fmt.Fprintf(w, "    %s of markup that does not do what it seems to (below)\n", count(v.Leaks, "warning"))
 	}
 	fmt.Fprintf(w, "  document: %s\n", docSummary(&d))
 	for _, s := range d.Sources {

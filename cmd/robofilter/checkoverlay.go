@@ -1087,8 +1087,8 @@ const overlayStyle = `html{padding-top:66px!important}
 [data-rf-flat-label]::before{content:attr(data-rf-flat-label)!important}
 [data-rf-flat]{--rf-c:#b3124d;--rf-t:rgba(212,20,90,.13)}
 [data-rf-flat]:not([data-rf-flat~=noindex]){--rf-c:#b87400;--rf-t:rgba(230,150,0,.15)}
-[data-rf-flat]:not([data-rf-flat] [data-rf-flat]){background-color:var(--rf-t)!important;outline:1px dashed var(--rf-c)!important;outline-offset:-1px!important}
-rf-text[data-rf-flat]:not([data-rf-flat] rf-text){background-color:var(--rf-t)!important}
+[data-rf-flat]:not([data-rf-flat] [data-rf-flat]){box-shadow:inset 0 0 0 100vmax var(--rf-t)!important;outline:1px dashed var(--rf-c)!important;outline-offset:-1px!important}
+rf-text[data-rf-flat]:not([data-rf-flat] rf-text){box-shadow:inset 0 0 0 100vmax var(--rf-t)!important}
 rf-plaintext{display:block;white-space:pre;font-family:monospace}
 a[data-rf-link=followed]{text-decoration:underline 2px #2a8a3a!important}
 a[data-rf-link=robots],area[data-rf-link=robots]{text-decoration:line-through 2px #1d5fd1!important;outline:2px dashed #1d5fd1!important;outline-offset:1px!important}
@@ -1176,16 +1176,15 @@ func (o *overlay) writeBar(res *robofilter.Result, v verdict, err error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<div class="line"><b class="name">%s</b> &nbsp; %s · %s · %s`, html.EscapeString(displayName(o.name)),
 		yn(v.Indexed, "indexed", "not indexed"), yn(v.Followed, "links followed", "links not followed"), yn(v.Archived, "archived", "not archived"))
-	if v.TextBytes > 0 {
-		fmt.Fprintf(&b, ` · <span class="dim">text not indexed:</span> %s`, percent(v.TextBytes-v.IndexedBytes, v.TextBytes))
-		fmt.Fprintf(&b, ` · <span class="dim">not in snippets:</span> %s`, percent(v.TextBytes-v.SnippetBytes, v.TextBytes))
-	}
-	fmt.Fprintf(&b, ` · %s regions · %s links not followed by robots markup`, thousands(int64(v.Regions)), thousands(int64(v.notFollowedByRobots())))
 	if v.Leaks > 0 {
-		fmt.Fprintf(&b, ` · <span class="no">%d warnings of markup that does not do what it seems</span>`, v.Leaks)
+		fmt.Fprintf(&b, ` · <span class="no">⚠ %s</span>`, count(v.Leaks, "warning"))
 	}
+	if v.TextBytes > 0 {
+		fmt.Fprintf(&b, ` · %s of the text not indexed, %s not in snippets`, percent(v.TextBytes-v.IndexedBytes, v.TextBytes), percent(v.TextBytes-v.SnippetBytes, v.TextBytes))
+	}
+	fmt.Fprintf(&b, ` · %s · %s not followed`, count(v.Regions, "region"), count(v.notFollowedByRobots(), "link"))
 	b.WriteString("</div>\n<div class=\"line\">")
-	b.WriteString(`<span class="sw" style="background:#d4145a">not indexed</span><span class="sw" style="background:#1d5fd1">links not followed</span><span class="sw" style="background:#d98a00">out of the archive copy</span><span class="sw" style="background:#8a2be2">not anchor text</span><span class="sw" style="background:#2a8a3a">turned back on</span> <span class="dim">outlined: an element's region; tinted: between comment markers; links: </span><span style="text-decoration:underline 2px #7ee787">followed</span> <span style="text-decoration:line-through 2px #9cf">not followed</span> <span class="dim">· hover for the marker and line</span>`)
+	b.WriteString(`<span class="sw" style="background:#d4145a">not indexed</span><span class="sw" style="background:#1d5fd1">links not followed</span><span class="sw" style="background:#d98a00">out of the archive copy</span><span class="sw" style="background:#8a2be2">not anchor text</span><span class="sw" style="background:#2a8a3a">back on</span> <span class="dim">outlined: element regions · tinted: comment regions · links</span> <span style="text-decoration:underline 2px #7ee787">followed</span> <span style="text-decoration:line-through 2px #9cf">not followed</span> <span class="dim">· hover: marker, line</span>`)
 	b.WriteString("</div>\n<details><summary>details ▾</summary><div class=\"panel\">")
 	o.out(b.String())
 	writeVerdict(o.w, v, &d, res.Warnings, func(n int) string { return fmt.Sprint(n) })

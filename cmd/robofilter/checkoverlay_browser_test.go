@@ -6,6 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -59,7 +62,15 @@ func newBrowserProxy(t *testing.T) *browserProxy {
 	return p
 }
 
-var onePixelPNG = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82")
+// onePixelPNG is the image the proxy serves for any the page loads: one
+// pixel of a tomato's red, made pale.
+var onePixelPNG = func() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 1, 1))
+	img.Set(0, 0, color.RGBA{0xf0, 0xb8, 0xa8, 0xff})
+	var b bytes.Buffer
+	png.Encode(&b, img)
+	return b.Bytes()
+}()
 
 func (p *browserProxy) serve(w http.ResponseWriter, r *http.Request) {
 	entry := r.Method + " " + r.URL.String()
@@ -87,6 +98,12 @@ func (p *browserProxy) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+func (p *browserProxy) setPage(path string, b []byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.pages[path] = b
+}
+
 func (p *browserProxy) requests() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -110,7 +127,7 @@ const browserHost = "browser.invalid"
 // services, or for the favicon it looks for where the page names none
 // (the overlay disarms the page's <link rel=icon>).
 func browserOwn(r string) bool {
-	return strings.Contains(r, " http://"+browserHost+"/") || r == "GET http://"+testHost+"/favicon.ico"
+	return strings.Contains(r, " http://"+browserHost+"/") || strings.HasPrefix(r, "CONNECT "+browserHost+":") || r == "GET http://"+testHost+"/favicon.ico"
 }
 
 // browse has Chromium load a URL through the proxy and returns the DOM
@@ -124,7 +141,9 @@ func browse(t *testing.T, p *browserProxy, url, screenshot string, height int) s
 		"--disable-features=" + strings.Join(quietFeatures, ","), "--user-data-dir=" + dir,
 		"--proxy-server=" + p.srv.URL, "--proxy-bypass-list=<-loopback>", "--virtual-time-budget=5000",
 		"--gaia-url=http://" + browserHost + "/", "--google-base-url=http://" + browserHost + "/",
-		"--google-apis-url=http://" + browserHost + "/", "--lso-url=http://" + browserHost + "/"}
+		"--google-apis-url=http://" + browserHost + "/", "--lso-url=http://" + browserHost + "/",
+		"--gcm-checkin-url=http://" + browserHost + "/", "--gcm-registration-url=http://" + browserHost + "/",
+		"--gcm-mcs-endpoint=https://" + browserHost + ":5228"}
 	if screenshot != "" {
 		args = append(args, "--hide-scrollbars", fmt.Sprintf("--window-size=1280,%d", height), "--screenshot="+screenshot)
 	} else {
@@ -151,6 +170,7 @@ type domFacts struct {
 	links     map[string]int // data-rf-link values
 	texts     []string
 	attrs     map[string]bool // attribute names anywhere
+	elements  map[string]int  // elements by name
 	title     string
 	overlays  int    // rf-overlay elements with the bar's attributes
 	barParent string // the element the bar is in
@@ -162,13 +182,14 @@ func readDOM(t *testing.T, dom string) domFacts {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := domFacts{regions: map[string]int{}, undrawn: map[string]bool{}, links: map[string]int{}, attrs: map[string]bool{}}
+	f := domFacts{regions: map[string]int{}, undrawn: map[string]bool{}, links: map[string]int{}, attrs: map[string]bool{}, elements: map[string]int{}}
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		switch n.Type {
 		case html.TextNode:
 			f.texts = append(f.texts, n.Data)
 		case html.ElementNode:
+			f.elements[n.Data]++
 			bar := false
 			for _, a := range n.Attr {
 				f.attrs[a.Key] = true
@@ -289,9 +310,7 @@ func TestOverlayInChromium(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("check overlay: %d %s", code, errOut)
 			}
-			proxy.mu.Lock()
-			proxy.pages["/overlay/"+c.name] = []byte(page)
-			proxy.mu.Unlock()
+			proxy.setPage("/overlay/"+c.name, []byte(page))
 			proxy.requests()
 			dom := browse(t, proxy, "http://"+testHost+"/overlay/"+c.name, "", 0)
 			f := readDOM(t, dom)
@@ -380,7 +399,7 @@ func TestOverlayBrowserTestSeesScriptsAndRequests(t *testing.T) {
 	// its scripts run where it is.
 	raw = bytes.ReplaceAll(raw, []byte(`http-equiv="refresh"`), []byte(`name="x"`))
 	raw = bytes.ReplaceAll(raw, []byte(`<base href`), []byte(`<link href`))
-	proxy.pages["/raw/hostile.html"] = raw
+	proxy.setPage("/raw/hostile.html", raw)
 	f := readDOM(t, browse(t, proxy, "http://"+testHost+"/raw/hostile.html", "", 0))
 	ran := f.attrs["data-pwned"] || strings.HasPrefix(f.title, "PWNED")
 	for _, s := range f.texts {
@@ -398,12 +417,120 @@ func TestOverlayBrowserTestSeesScriptsAndRequests(t *testing.T) {
 	}
 
 	page, _, _ := runCLI(t, "", "check", "-q", "--format", "overlay", "--base", "http://"+testHost+"/site/", filepath.Join("testdata", "overlay", "hostile.html"))
-	proxy.pages["/overlay/hostile.html"] = []byte(page)
+	proxy.setPage("/overlay/hostile.html", []byte(page))
 	browse(t, proxy, "http://"+testHost+"/overlay/hostile.html", "", 0)
 	got := strings.Join(proxy.requests(), "\n")
 	for _, want := range []string{"GET http://" + testHost + "/site/own.css", "GET http://" + testHost + "/site/own.png"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the overlay did not load the page's own %s; requests:\n%s", want, got)
 		}
+	}
+}
+
+// manyRegions is a hostile page: 10,000 regions, each with a class that
+// holds </style><script>, and every hundredth link's URL 300 characters
+// long.
+func manyRegions() []byte {
+	var b bytes.Buffer
+	b.WriteString("<!DOCTYPE html><title>many</title>\n")
+	long := strings.Repeat("a", 280)
+	for i := 0; i < 10000; i++ {
+		path := ""
+		if i%100 == 0 {
+			path = long
+		}
+		fmt.Fprintf(&b, "<p class=\"robots-noindex x%d </style><script>document.title='PWNED'</script>\">p%d <a rel=nofollow href=\"https://example.com/%s%d\">l</a></p>\n", i, i, path, i)
+	}
+	return b.Bytes()
+}
+
+// A page of 10,000 regions stays usable: the overlay draws every region
+// and the report's page folds its tables; Chromium loads each in its time
+// budget, and nothing the classes hold runs.
+func TestCheckPagesOfManyRegionsInChromium(t *testing.T) {
+	chromium(t)
+	if testing.Short() {
+		t.Skip("skipping: a browser per page")
+	}
+	proxy := newBrowserProxy(t)
+	in := manyRegions()
+	for _, format := range []string{"overlay", "html"} {
+		out, errOut, code := runCLI(t, string(in), "check", "-q", "--format", format, "--base", "http://"+testHost+"/site/")
+		if code != 0 {
+			t.Fatalf("%s: %d %s", format, code, errOut)
+		}
+		proxy.setPage("/many/"+format, []byte(out))
+		start := time.Now()
+		dom := browse(t, proxy, "http://"+testHost+"/many/"+format, "", 0)
+		took := time.Since(start)
+		f := readDOM(t, dom)
+		if strings.Contains(f.title, "PWNED") {
+			t.Errorf("%s: a script ran", format)
+		}
+		switch format {
+		case "overlay":
+			for _, s := range f.texts {
+				if strings.Contains(s, "PWNED") {
+					t.Errorf("overlay: a script ran")
+				}
+			}
+			if len(f.regions) != 10000 || f.links["robots"] != 10000 {
+				t.Errorf("overlay: %d regions and %d links not followed drawn, want 10,000 of each", len(f.regions), f.links["robots"])
+			}
+		case "html":
+			// The page shows the classes as text, and has no script.
+			if f.elements["script"] > 0 {
+				t.Errorf("html: %d script elements", f.elements["script"])
+			}
+			if !strings.Contains(dom, "<summary>9900 more regions</summary>") || !strings.Contains(dom, "<summary>9900 more links</summary>") {
+				t.Error("html: the tables do not fold")
+			}
+		}
+		t.Logf("%s: %d bytes, loaded in %v", format, len(out), took)
+		for _, r := range proxy.requests() {
+			if !strings.HasPrefix(r, "GET http://"+testHost+"/") && !browserOwn(r) {
+				t.Errorf("%s: request left for another host: %s", format, r)
+			}
+		}
+	}
+}
+
+// TestCheckScreenshots writes the screenshots docs/ shows, at 1280 px,
+// when ROBOFILTER_SCREENSHOTS names the folder to write them to:
+//
+//	ROBOFILTER_SCREENSHOTS=$PWD/docs go test -run TestCheckScreenshots ./cmd/robofilter
+func TestCheckScreenshots(t *testing.T) {
+	dir := os.Getenv("ROBOFILTER_SCREENSHOTS")
+	if dir == "" {
+		t.Skip("skipping: set ROBOFILTER_SCREENSHOTS to a folder to write the screenshots")
+	}
+	chromium(t)
+	proxy := newBrowserProxy(t)
+	page := filepath.Join("testdata", "overlay", "dialects.html")
+	for _, s := range []struct {
+		file, format string
+		height       int
+	}{
+		{"check-verdict.png", "html", 760},
+		{"check-overlay.png", "overlay", 1000},
+		{"check-source.png", "html", 900},
+	} {
+		out, errOut, code := runCLI(t, "", "check", "-q", "--agent", "Foo Bot", "--format", s.format, "--base", "http://"+testHost+"/garden/", page)
+		if code != 0 {
+			t.Fatalf("%d %s", code, errOut)
+		}
+		if s.file == "check-source.png" {
+			// The page's source, as it is further down: what comes
+			// between the title and the source left out.
+			from, to := strings.Index(out, "</h1>")+len("</h1>"), strings.Index(out, "<h2>Source</h2>")
+			out = out[:from] + out[to:]
+		}
+		proxy.setPage("/shot/"+s.file, []byte(out))
+		path, err := filepath.Abs(filepath.Join(dir, s.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		browse(t, proxy, "http://"+testHost+"/shot/"+s.file, path, s.height)
+		t.Logf("wrote %s", path)
 	}
 }

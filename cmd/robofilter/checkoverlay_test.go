@@ -11,7 +11,6 @@ import (
 	"testing/iotest"
 
 	"github.com/robofilter/robofilter/internal/chunked"
-	"github.com/robofilter/robofilter/internal/shared"
 	"golang.org/x/net/html"
 )
 
@@ -28,13 +27,20 @@ func overlayOf(t *testing.T, in []byte, args ...string) string {
 // The overlay does not depend on how the document is read: the core passes
 // its bytes in other pieces, and tells the starts between other writes.
 func TestOverlayAtEveryChunking(t *testing.T) {
-	for _, name := range []string{"dialects.html", "hostile.html"} {
-		in, err := os.ReadFile(filepath.Join("testdata", "overlay", name))
+	for _, path := range []string{filepath.Join("..", "..", "testdata", "example.html"), filepath.Join("testdata", "overlay", "dialects.html"), filepath.Join("testdata", "overlay", "hostile.html")} {
+		in, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
+		name := filepath.Base(path)
 		want := overlayOf(t, in, "--base", "http://x.test/")
-		for n := 1; n <= 300; n++ {
+		// The sizes that cut every tag and "</script" anywhere, and a
+		// few more.
+		sizes := []int{100, 127, 256, 333, 1000}
+		for n := 1; n <= 64; n++ {
+			sizes = append(sizes, n)
+		}
+		for _, n := range sizes {
 			var out, errb bytes.Buffer
 			run([]string{"robofilter", "check", "-q", "--format", "overlay", "--base", "http://x.test/"}, chunked.Reader(bytes.NewReader(in), n), &out, &errb)
 			if out.String() != want {
@@ -70,14 +76,12 @@ func overlayPages(t *testing.T) map[string][]byte {
 		}
 		pages[filepath.Base(p)] = b
 	}
-	if shared.Dir() != "" {
-		for _, p := range shared.Glob(t, "corpus/html/*.html") {
-			b, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pages[filepath.Base(p)] = b
+	for _, p := range corpusSample(t) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
 		}
+		pages[filepath.Base(p)] = b
 	}
 	for name, doc := range overlayShapes {
 		pages[name] = []byte(doc)
@@ -246,7 +250,7 @@ func TestOverlayIsLinear(t *testing.T) {
 		for i := 0; i < n; i++ {
 			fmt.Fprintf(&b, `<div class="robots-noindex"><p>x <a href="/%d" rel=nofollow>l</a></p></div><!--googleoff: all--><span>y</span><!--googleon: all-->`+"\n", i)
 		}
-		b.WriteString(strings.Repeat("<div>", 2000)) // left open: closed before the bar
+		b.WriteString(strings.Repeat("<div>", 1500)) // left open: closed before the bar (the first maxOpen)
 		return b.Bytes()
 	}
 	measure := func(in []byte) (allocs, written uint64) {
@@ -258,14 +262,14 @@ func TestOverlayIsLinear(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return after.Mallocs - before.Mallocs, uint64(out.Len())
 	}
-	a1, w1 := measure(page(10000))
-	a2, w2 := measure(page(20000))
+	a1, w1 := measure(page(2000))
+	a2, w2 := measure(page(4000))
 	if a2 > 5*a1/2 || w2 > 5*w1/2 {
 		t.Errorf("doubling the page: allocations %d -> %d, output %d -> %d bytes", a1, a2, w1, w2)
 	}
-	t.Logf("10,000 and 20,000 regions: %d and %d allocations, %d and %d bytes", a1, a2, w1, w2)
-	out := overlayOf(t, page(10000))
-	if n := strings.Count(out, "</div>"); n < 10000+maxOpen {
+	t.Logf("2,000 and 4,000 lines of regions: %d and %d allocations, %d and %d bytes", a1, a2, w1, w2)
+	out := overlayOf(t, page(2000))
+	if n := strings.Count(out, "</div>"); n < 2000+maxOpen {
 		t.Errorf("%d end tags of div: the open ones (the first %d) were not closed", n, maxOpen)
 	}
 }

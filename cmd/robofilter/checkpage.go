@@ -276,8 +276,8 @@ func writeVerdict(w io.Writer, v verdict, d *filter.Directives, warnings []filte
 		bar := func(n int64) string {
 			return fmt.Sprintf(`<span class="bar" title="%s"><span style="width:%.1f%%"></span></span>`, percent(n, v.TextBytes), float64(n)*100/float64(v.TextBytes))
 		}
-		fmt.Fprintf(w, "<li>Text: %s. Kept out of the index: %s%s, by %s regions and the document's rules.</li>\n",
-			bytesOf(v.TextBytes), bar(v.TextBytes-v.IndexedBytes), share(v.TextBytes-v.IndexedBytes, v.TextBytes), thousands(int64(v.Regions)))
+		fmt.Fprintf(w, "<li>Text: %s. Kept out of the index: %s%s, by %s and the document's rules.</li>\n",
+			bytesOf(v.TextBytes), bar(v.TextBytes-v.IndexedBytes), share(v.TextBytes-v.IndexedBytes, v.TextBytes), count(v.Regions, "region"))
 		fmt.Fprintf(w, "<li>Kept out of snippets and the archive copy: %s%s.</li>\n", bar(v.TextBytes-v.SnippetBytes), share(v.TextBytes-v.SnippetBytes, v.TextBytes))
 	}
 	fmt.Fprintf(w, "<li>Links: %s, %s followed. Not followed because of robots markup: <b>%s</b>", thousands(int64(v.Links)), thousands(int64(v.LinksFollowed)), thousands(int64(v.notFollowedByRobots())))
@@ -289,7 +289,7 @@ func writeVerdict(w io.Writer, v verdict, d *filter.Directives, warnings []filte
 	}
 	fmt.Fprint(w, ".</li>\n")
 	if v.Leaks > 0 {
-		fmt.Fprintf(w, "<li class=\"leak\"><b>%d warnings of markup that does not do what it seems to:</b><ul>\n", v.Leaks)
+		fmt.Fprintf(w, "<li class=\"leak\"><b>%s of markup that does not do what it seems to:</b><ul>\n", count(v.Leaks, "warning"))
 		listed := 0
 		for _, x := range warnings {
 			if !leakWarning(x.Message) {
