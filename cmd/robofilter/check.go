@@ -111,8 +111,9 @@ func runCheck(c *cli.Context) error {
 			r = br
 			ov = newOverlay(rc.stdout, name, opts.Base)
 			out.Source = ov
-			inner := out.Region
-			out.Region = func(r filter.Region) error { ov.endRegion(r); return inner(r) }
+			// The overlay lists nothing: it counts, and draws.
+			out.Region = func(r filter.Region) error { ck.regionCount++; ov.endRegion(r); return nil }
+			out.Link = func(l filter.Link) error { ck.count(l); return nil }
 		case rc.page:
 			src = &sourceCapture{r: r}
 			r = src
@@ -151,7 +152,7 @@ func runCheck(c *cli.Context) error {
 		rep := ck.reported()
 		switch {
 		case ov != nil:
-			ov.finish(res, v, rep, err)
+			ov.finish(res, v, err)
 			rc.pageDocs++
 		case src != nil:
 			writeCheckPage(rc.stdout, rc.pageDocs, name, res, v, rep, src)

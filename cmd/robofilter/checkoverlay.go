@@ -56,10 +56,10 @@ type overlay struct {
 	undecoded []byte                // a character a write cut
 	decoded   []byte
 	charset   string
-	started   bool // a byte of the page came (the first: a byte order mark is dropped)
-	wrote     bool // the overlay's byte order mark is written
-	prologue  bool // the head of the overlay is written
-	bytes     int64
+	started   bool  // a byte of the page came (the first: a byte order mark is dropped)
+	wrote     bool  // the overlay's byte order mark is written
+	prologue  bool  // the head of the overlay is written
+	read      int64 // bytes of the page written so far
 
 	// The tokenizer's state: st, and the token being read.
 	st        scanState
@@ -214,7 +214,7 @@ func (o *overlay) Charset(name string) {
 
 func (o *overlay) Write(p []byte) (int, error) {
 	n := len(p)
-	o.bytes += int64(n)
+	o.read += int64(n)
 	if o.dec == nil {
 		o.page(p)
 		return n, nil
@@ -944,7 +944,7 @@ func (o *overlay) StartRegion(r filter.Region) {
 		o.flats = append(o.flats, &flatRegion{r: r, off: r.Off, id: regionID(&r)})
 		return
 	}
-	if r.Offset < o.bytes && r.Tag == "html" && o.prologue {
+	if r.Offset < o.read && r.Tag == "html" && o.prologue {
 		// The html element's classes count once a later <head profile>
 		// names the profile: its tag has passed, and a second <html>
 		// tag adds attributes to it.
@@ -1096,7 +1096,7 @@ a[data-rf-link=robots]::after{content:"nofollow"!important;font:600 10px/1.2 sys
 
 // finish ends the page: what is open of the page's markup is closed, and
 // the bar written.
-func (o *overlay) finish(res *robofilter.Result, v verdict, rep reported, err error) {
+func (o *overlay) finish(res *robofilter.Result, v verdict, err error) {
 	o.flushText()
 	o.notDrawnHere("its element has no tag of its own (the document ends)")
 	if len(o.undecoded) > 0 {
