@@ -35,9 +35,7 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				}
 			case c == '<':
 				f.st, f.tagStart = fsLT, at
-				if f.tags++; f.tags == MaxEntryTags+1 {
-					f.tagsOver = at
-				}
+				f.tagAt = append(f.tagAt, at)
 			case c == '&':
 				f.startRef(at)
 			default:

@@ -135,3 +135,52 @@ func Run(ctx RunContext, c RunClass, n int, ended bool, after string) string {
 	}
 	return s
 }
+
+// FeedRunContexts are the places of a run in an RSS feed read item by
+// item: the fields, escaped HTML and CDATA, attributes, what stands
+// between items.
+var FeedRunContexts = []RunContext{
+	{"title", `<rss><channel><item><title>`, `</title></item><item><title>t</title></item></channel></rss>`},
+	{"link", `<rss><channel><item><link>`, `</link></item></channel></rss>`},
+	{"escaped HTML", `<rss><channel><item><description>&lt;p&gt;`, `</description></item><item/></channel></rss>`},
+	{"HTML in CDATA", `<rss><channel><item><description><![CDATA[<p>`, `]]></description></item><item/></channel></rss>`},
+	{"attribute value", `<rss><channel><item><guid isPermaLink="`, `">g</guid></item></channel></rss>`},
+	{"comment in an item", `<rss><channel><item><!--`, `--><title>t</title></item></channel></rss>`},
+	{"between items", `<rss><channel><item/>`, `<item><title>t</title></item></channel></rss>`},
+	{"PI between items", `<rss><channel><item/><?robots `, `?><item/></channel></rss>`},
+	{"DOCTYPE", `<!DOCTYPE rss [<!ENTITY e "`, `">]><rss><channel><item><title>&e;</title></item></channel></rss>`},
+}
+
+// HTTPRunContexts are the places of a run in a saved HTTP response: the
+// status line, header names and values, folded lines, the chunked
+// framing, the body, interim responses.
+var HTTPRunContexts = []RunContext{
+	{"status line", "HTTP/1.1 200 ", "\r\n\r\n<p>x"},
+	{"header name", "HTTP/1.1 200 OK\r\nX-", ": v\r\n\r\n<p>x"},
+	{"header value", "HTTP/1.1 200 OK\r\nX-A: ", "\r\n\r\n<p>x"},
+	{"X-Robots-Tag value", "HTTP/1.1 200 OK\r\nX-Robots-Tag: ", "\r\nX-Robots-Tag: noindex\r\n\r\n<p>x"},
+	{"header lines", "HTTP/1.1 200 OK\r\n", "\r\n\r\n<p>x"},
+	{"folded line", "HTTP/1.1 200 OK\r\nX-Robots-Tag: noarchive\r\n ", "\r\n\r\n<p>x"},
+	{"chunk size line", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n", "\r\nx\r\n0\r\n\r\n"},
+	{"chunk extension", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1;", "\r\nx\r\n0\r\n\r\n"},
+	{"chunk data", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nff\r\n", "\r\n0\r\n\r\n"},
+	{"trailer", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n", "\r\n\r\n"},
+	{"body past its Content-Length", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n<p>", ""},
+	{"between interim responses", "HTTP/1.1 100 Continue\r\n", "\r\nHTTP/1.1 200 OK\r\n\r\n<p>x"},
+	{"Content-Length", "HTTP/1.1 200 OK\r\nContent-Length: ", "\r\n\r\n<p>x"},
+	{"coded body", "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", ""},
+}
+
+// WARCRunContexts are the places of a run in a WARC file: the version
+// line, header names and values, header lines, a record's block and
+// Content-Length, what stands between records.
+var WARCRunContexts = []RunContext{
+	{"version line", "WARC/", "\r\nWARC-Type: resource\r\nContent-Length: 3\r\n\r\n<p>\r\n\r\n"},
+	{"header name", "WARC/1.1\r\nX-", ": v\r\nWARC-Type: resource\r\nContent-Length: 3\r\n\r\n<p>\r\n\r\n"},
+	{"header value", "WARC/1.1\r\nWARC-Target-URI: ", "\r\nWARC-Type: resource\r\nContent-Length: 3\r\n\r\n<p>\r\n\r\n"},
+	{"header lines", "WARC/1.1\r\nWARC-Type: resource\r\n", "\r\nContent-Length: 3\r\n\r\n<p>\r\n\r\n"},
+	{"Content-Length", "WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: ", "\r\n\r\n<p>\r\n\r\n"},
+	{"block", "WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 65536\r\n\r\n", "\r\n\r\n"},
+	{"between records", "WARC/1.1\r\nWARC-Type: resource\r\nContent-Length: 3\r\n\r\n<p>\r\n\r\n", ""},
+	{"HTTP head in a block", "WARC/1.1\r\nWARC-Type: response\r\nContent-Type: application/http\r\nContent-Length: 65536\r\n\r\nHTTP/1.1 200 OK\r\n", "\r\n\r\n"},
+}
