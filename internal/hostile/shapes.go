@@ -327,8 +327,8 @@ func Shapes() []Shape {
 		return units(rss, `<?robots index="no"?><item><title>t</title></item>`, rssEnd, n)
 	})
 	add("records/xml:base on items", Records, HoldsNothing, func(n int) string {
-		return units(`<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom" xml:base="http://e.example/a/">`,
-			`<entry xml:base="b/"><link href="c"/><content type="html">&lt;a href=d&gt;d&lt;/a&gt;</content></entry>`, "</feed>", n)
+		return units(`<?xml version="1.0"?><rss version="2.0" xml:base="http://e.example/a/"><channel>`,
+			`<item xml:base="b/"><link>c</link><description>&lt;a href=d&gt;d&lt;/a&gt;</description></item>`, rssEnd, n)
 	})
 	add("records/regions in items", Records, HoldsNothing, func(n int) string {
 		return units(rss, `<!--googleoff: index--><item><title>t</title><description>&lt;p class=robots-noindex&gt;x</description></item><!--googleon: index-->`, rssEnd, n)
@@ -390,6 +390,9 @@ func Shapes() []Shape {
 	})
 	add("warc/many header lines", WARC, HoldsToken, func(n int) string {
 		return units("WARC/1.1\r\nWARC-Type: resource\r\n", "X-A: b\r\n", "Content-Length: 3\r\n\r\n<p>\r\n\r\n", n) + Record("resource", "http://c/", "text/html", "<p>c")
+	})
+	add("warc/folded header lines", WARC, HoldsToken, func(n int) string {
+		return units("WARC/1.1\r\nWARC-Type: resource\r\nX-Folded: a\r\n", " 0000\r\n", "Content-Length: 3\r\n\r\n<p>\r\n\r\n", n) + Record("resource", "http://c/", "text/html", "<p>c")
 	})
 	add("warc/header lines without a colon", WARC, HoldsToken, func(n int) string {
 		return units("WARC/1.1\r\n", "x\r\n", "\r\n", n) + Record("resource", "http://c/", "text/html", "<p>c")
