@@ -86,6 +86,9 @@ func testedCells() []matrixCell {
 
 // input is the cell's input of about n bytes.
 func (c matrixCell) input(n int) string {
+	if c.mode == c.shape.Mode {
+		return c.shape.Make(n)
+	}
 	return hostile.Wrap(c.shape.Make(n), c.shape.Mode, c.mode)
 }
 
