@@ -208,7 +208,7 @@ func (f *feedReader) Read(p []byte) (int, error) {
 	f.off += int64(end)
 	switch {
 	case fe != nil:
-		f.err = &filter.PosError{Pos: f.win.at(fe.off), Err: fe.err}
+		f.err = &filter.PosError{Pos: f.pos(fe), Err: fe.err}
 		return end, f.err
 	case err != nil && err != io.EOF:
 		f.err = err // a read error: returned as it is
