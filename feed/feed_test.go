@@ -237,8 +237,9 @@ func TestEntriesBound(t *testing.T) {
 		return b.String()
 	}
 	var errs [2]error
-	small := mallocs(func() { _, errs[0] = collectEntries(t, noMatch(3*feed.MaxEntryTags), "//item", robofilter.Options{}) })
-	large := mallocs(func() { _, errs[1] = collectEntries(t, noMatch(6*feed.MaxEntryTags), "//item", robofilter.Options{}) })
+	smallDoc, largeDoc := noMatch(3*feed.MaxEntryTags), noMatch(6*feed.MaxEntryTags)
+	small := mallocs(func() { _, errs[0] = collectEntries(t, smallDoc, "//item", robofilter.Options{}) })
+	large := mallocs(func() { _, errs[1] = collectEntries(t, largeDoc, "//item", robofilter.Options{}) })
 	for _, err := range errs {
 		if !errors.Is(err, feed.ErrEntryTooLarge) {
 			t.Fatalf("err %v, want ErrEntryTooLarge", err)
