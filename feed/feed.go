@@ -154,8 +154,10 @@ func Process(r io.Reader, xpath string, opts robofilter.Options, fn func(Entry) 
 		case err != nil:
 			return nil, feed.failure(err, br.Buffered())
 		}
-		feed.entryDone()
 		stop := feed.off - int64(br.Buffered()) // the decoder read the entry's end before
+		if err := feed.entryDone(stop); err != nil {
+			return nil, err
+		}
 		warnings := append(first, sortedWarnings(feed.takePIs(stop, index), feed.takeNotes(stop))...)
 		first = nil
 		regions.entry(n)
