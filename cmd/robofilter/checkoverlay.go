@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/filter"
@@ -185,7 +186,7 @@ func siteSources(base string) string {
 		return ""
 	}
 	host := strings.ToLower(u.Hostname())
-	if !cspHost.MatchString(host) {
+	if !cspHost().MatchString(host) {
 		return "" // an IP literal of IPv6, or a host to spell in punycode first
 	}
 	site := host
@@ -203,7 +204,9 @@ func siteSources(base string) string {
 	return strings.Join(s, " ")
 }
 
-var cspHost = regexp.MustCompile(`^[a-z0-9-]+(\.[a-z0-9-]+)*$`)
+// cspHost is what a host in a CSP source list must look like: compiled
+// at its first use, not at every start.
+var cspHost = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9-]+(\.[a-z0-9-]+)*$`) })
 
 func (o *overlay) Charset(name string) {
 	o.charset = name
