@@ -21,8 +21,8 @@ import (
 
 // Packages are the library's packages, in the order docs/api.md lists
 // them: the façade first, then the layers.
-var Packages = []string{".", "feed", "input", "input/httpresp", "input/warc", "weburl", "robotstxt", "aipref",
-	"filter", "htmlstream", "xmlstream", "elements", "phrase"}
+var Packages = []string{".", "feed", "input", "input/httpresp", "input/warc", "crawl", "pipeline", "wet",
+	"weburl", "robotstxt", "aipref", "filter", "htmlstream", "xmlstream", "elements", "phrase"}
 
 // Write renders the public surface of the packages under root (the
 // module's folder).
