@@ -165,6 +165,11 @@ func (rc *runConfig) endOutput() error {
 			err = gerr
 		}
 	}
+	if err == nil {
+		// On the disk before it has its name: after a crash, a file of
+		// the output's name is complete (--resume trusts it).
+		err = of.file.Sync()
+	}
 	if cerr := of.file.Close(); err == nil {
 		err = cerr
 	}
