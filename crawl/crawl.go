@@ -40,9 +40,11 @@ type Options struct {
 }
 
 // DefaultMaxDetached is how much of one document may be read out of its
-// input ahead of processing: with Workers documents in flight, what a run
-// holds is about Workers times this, plus the outputs.
-const DefaultMaxDetached = 32 << 20
+// input ahead of processing: a run holds at most pipeline.Ahead×Workers
+// documents read out, so at most about that many times this, plus the
+// outputs. A larger document is processed as it streams, in turn (Common
+// Crawl cuts pages at 1 MiB; few others are larger).
+const DefaultMaxDetached = 8 << 20
 
 // Result is one document's outputs, from one pass.
 type Result struct {

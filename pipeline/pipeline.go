@@ -13,7 +13,8 @@
 // too large to read out of its container first, processed as it streams).
 //
 // Memory is bounded: at most workers units are being worked on, and at
-// most workers+1 results wait to be delivered.
+// most Ahead×workers units (worked on, or done and waiting) are between
+// next and deliver.
 package pipeline
 
 import (
@@ -21,6 +22,14 @@ import (
 	"sync"
 	"sync/atomic"
 )
+
+// Ahead is how many units per worker may be between next and deliver:
+// results wait in the order the units came, so a unit that takes long
+// holds back the delivery of those after it, and with a unit or two per
+// worker the other workers then wait for next. On a crawl's pages (a few
+// KB to 1 MiB each), two workers on two cores made text 1.2 times as fast
+// with 4 as with 1.
+const Ahead = 4
 
 // Run runs every unit next gives through work on workers goroutines (at
 // least one) and delivers the results in order. It returns when next
@@ -36,8 +45,8 @@ func Run[T, R any](workers int, next func() (unit T, inTurn bool, err error), wo
 	}
 	jobs := make(chan job)
 	// order holds each unit's slot, in the order the units came; its
-	// capacity bounds the results waiting to be delivered.
-	order := make(chan chan R, workers)
+	// capacity bounds the units between next and deliver.
+	order := make(chan chan R, Ahead*workers)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)

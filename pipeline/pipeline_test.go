@@ -69,7 +69,7 @@ func TestPendingResultsAreBounded(t *testing.T) {
 		made.Add(1)
 		return u
 	}, func(int) error {
-		if ahead := made.Load() - taken.Add(1); ahead > 2*workers+2 {
+		if ahead := made.Load() - taken.Add(1); ahead > Ahead*workers+workers+1 {
 			t.Errorf("%d results made ahead of delivery", ahead)
 		}
 		time.Sleep(10 * time.Microsecond)

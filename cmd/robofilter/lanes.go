@@ -31,11 +31,10 @@ import (
 // outputs made) in input order, on one goroutine: the outputs' names
 // depend on the inputs before.
 //
-// Memory: a lane's pipeline has at most its N/L workers' sources in
-// flight (and as many results waiting), each detached up to
-// crawl.DefaultMaxDetached, so L lanes hold about what one pipeline of N
-// workers holds: N × DefaultMaxDetached, twice that with the results
-// waiting. At most 2L files are begun and not yet written out (the L
+// Memory: a lane's pipeline has at most pipeline.Ahead sources per worker
+// between its reading and its output, each detached up to
+// crawl.DefaultMaxDetached, so L lanes hold at most what one pipeline of
+// N workers holds: Ahead × N × DefaultMaxDetached. At most 2L files are begun and not yet written out (the L
 // being read, and L done waiting for one before them), each holding its
 // standard error: up to heldInMemory bytes of it in memory, the rest in
 // a temporary file. (A file far longer than those after it holds the
