@@ -1,0 +1,132 @@
+package beamcrawl
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+)
+
+// testfs:// is the local file system with faults put in by the tests:
+// reads of some files stop early, writes of some fail. The pipeline's
+// workers run in the test's process (Prism's loopback), so they see the
+// faults set here.
+func init() {
+	filesystem.Register("testfs", func(context.Context) filesystem.Interface { return testFS{} })
+}
+
+var faults struct {
+	sync.Mutex
+	// shortRead: files whose name contains it give only half their bytes.
+	shortRead string
+	// failWrite: the next write to a file whose name contains it fails,
+	// after what it wrote; failures counts those.
+	failWrite string
+	failures  int
+	// noRemove: Remove does nothing, as when a worker is killed before it
+	// cleans up.
+	noRemove bool
+}
+
+func setFaults(shortRead, failWrite string, noRemove bool) {
+	faults.Lock()
+	defer faults.Unlock()
+	faults.shortRead, faults.failWrite, faults.failures, faults.noRemove = shortRead, failWrite, 0, noRemove
+}
+
+type testFS struct{}
+
+func localName(name string) string { return strings.TrimPrefix(name, "testfs://") }
+
+func (testFS) Close() error { return nil }
+
+func (testFS) List(_ context.Context, glob string) ([]string, error) {
+	files, err := filepath.Glob(localName(glob))
+	for i := range files {
+		files[i] = "testfs://" + files[i]
+	}
+	return files, err
+}
+
+func (testFS) OpenRead(_ context.Context, name string) (io.ReadCloser, error) {
+	f, err := os.Open(localName(name))
+	if err != nil {
+		return nil, err
+	}
+	faults.Lock()
+	short := faults.shortRead != "" && strings.Contains(name, faults.shortRead)
+	faults.Unlock()
+	if !short {
+		return f, nil
+	}
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.LimitReader(f, info.Size()/2), f}, nil
+}
+
+func (testFS) OpenWrite(_ context.Context, name string) (io.WriteCloser, error) {
+	if err := os.MkdirAll(filepath.Dir(localName(name)), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(localName(name))
+	if err != nil {
+		return nil, err
+	}
+	faults.Lock()
+	defer faults.Unlock()
+	if faults.failWrite != "" && strings.Contains(name, faults.failWrite) {
+		faults.failures++
+		faults.failWrite = ""
+		return &failingWriter{f: f, left: 100}, nil
+	}
+	return f, nil
+}
+
+func (testFS) Size(_ context.Context, name string) (int64, error) {
+	info, err := os.Stat(localName(name))
+	if err != nil {
+		return -1, err
+	}
+	return info.Size(), nil
+}
+
+func (testFS) Remove(_ context.Context, name string) error {
+	faults.Lock()
+	defer faults.Unlock()
+	if faults.noRemove {
+		return nil
+	}
+	return os.Remove(localName(name))
+}
+
+func (testFS) Rename(_ context.Context, from, to string) error {
+	return os.Rename(localName(from), localName(to))
+}
+
+// failingWriter writes left bytes, then fails, as a disk that fills up.
+type failingWriter struct {
+	f    *os.File
+	left int
+}
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if len(p) > w.left {
+		n, _ := w.f.Write(p[:w.left])
+		w.left = 0
+		return n, errors.New("no space left on device (testfs)")
+	}
+	w.left -= len(p)
+	return w.f.Write(p)
+}
+
+func (w *failingWriter) Close() error { return w.f.Close() }
