@@ -177,8 +177,10 @@ func NewTextWriter(w io.Writer) *TextWriter { return phrase.NewWriter(w) }
 // the Result is returned in every case where the run started. An output
 // that fails (a Write or a callback that returns an error) does not stop
 // the pass: the input is read to its end and the first such error is
-// returned. At the end Process flushes the phrase writers of out.Text and
-// out.ArchiveText (a second Flush does nothing).
+// returned. At the end Process flushes the phrase writers of out.Text,
+// out.ArchiveText and out.ExcludedText (a second Flush does nothing).
+// out.Source is written for HTML documents only: an XML document gives
+// it nothing (not even its charset).
 //
 // A document that is no text (an image, an archive, an executable: see
 // NotText) is not read: nothing is written, Result.Format is empty and
@@ -190,6 +192,20 @@ func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
 	if _, _, err := aipref.ParsePurpose(opts.Purpose); err != nil {
 		return nil, fmt.Errorf("Options.Purpose: %v", err)
 	}
+	br := bufio.NewReaderSize(r, SniffLimit) // enough for Sniff; longer reads pass through
+	format := opts.Format
+	if format == Auto {
+		format = Sniff(br)
+	}
+	if format == XML && out.Source != nil {
+		// The XML stage holds and drops bytes of the copy in ways the
+		// HTML stage does not (entity expansions, held tags): it writes
+		// no source.
+		if out.Archive != nil {
+			return nil, fmt.Errorf("Outputs.Archive and Outputs.Source exclude each other")
+		}
+		out.Source = nil
+	}
 	core, err := filter.NewCore(opts.CoreOptions(), out)
 	if err != nil {
 		return nil, err
@@ -197,7 +213,6 @@ func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
 	if opts.Base == "" && (opts.RobotsTxt != nil || opts.TDMRep != nil) {
 		core.Warn(filter.Pos{}, "the document has no URL (no base): the preferences of robots.txt and tdmrep.json, which apply by path, are not applied to it")
 	}
-	br := bufio.NewReaderSize(r, SniffLimit) // enough for Sniff; longer reads pass through
 	charset := opts.Charset
 	if charset == "" {
 		charset = opts.ContentType
@@ -210,10 +225,6 @@ func Process(r io.Reader, opts Options, out Outputs) (*Result, error) {
 			core.Warn(filter.Pos{Line: 1, Col: 1}, "not a text document (%s): nothing written", what)
 			return core.Finish()
 		}
-	}
-	format := opts.Format
-	if format == Auto {
-		format = Sniff(br)
 	}
 	if label := contentTypeCharset(opts); label != "" && !knownCharset(format, label) {
 		// A header from outside the document: its warning is at 0:0.

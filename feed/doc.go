@@ -1,6 +1,6 @@
 // Package feed reads a feed or sitemap (Atom, RSS, RDF, a sitemap: any XML
 // document whose entries an XPath selects) entry by entry, as the CLI's
-// --records mode does: each entry is its own document, its title and
+// --entries mode does: each entry is its own document, its title and
 // content read through robofilter's HTML pipeline (escaped HTML) or XML
 // stage (inline markup), with what the feed says around the entry (the
 // robots PI, robots classes on ancestors, open comment regions) honoured.

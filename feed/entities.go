@@ -138,7 +138,7 @@ func (f *feedReader) takeNotes(stop int64) []filter.Warning {
 		case !seen[n.name]:
 			seen[n.name] = true
 			warns = append(warns, filter.Warning{Pos: n.pos, Line: n.pos.Line, Col: n.pos.Col,
-				Message: fmt.Sprintf("entity &%s; holds markup, which records mode does not read inside entities: the reference reads as nothing (the XML stage, without --records, reads it as content)", n.name)})
+				Message: fmt.Sprintf("entity &%s; holds markup, which entries mode does not read inside entities: the reference reads as nothing (the XML stage, without --entries, reads it as content)", n.name)})
 		}
 	}
 	f.notes = rest

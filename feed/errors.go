@@ -17,10 +17,23 @@ import (
 type feedError struct {
 	off int64
 	err error
+	// inDoctype: off is in the DOCTYPE, whose bytes the feed reader holds
+	// (capture): it is placed from the DOCTYPE's start, which the window
+	// of positions may no longer hold.
+	inDoctype bool
 }
 
 func notWellFormedAt(off int64, format string, args ...any) *feedError {
-	return &feedError{off, fmt.Errorf("%w: %s", xmlstream.ErrNotWellFormed, fmt.Sprintf(format, args...))}
+	return &feedError{off: off, err: fmt.Errorf("%w: %s", xmlstream.ErrNotWellFormed, fmt.Sprintf(format, args...))}
+}
+
+// pos is where an error stands; the bytes up to it were handed out and
+// placed (placePIs).
+func (f *feedReader) pos(fe *feedError) filter.Pos {
+	if fe.inDoctype {
+		return f.win.u.advance(f.doctypePos, f.capture[:fe.off-f.doctypeStart], f.doctypeStart)
+	}
+	return f.win.at(fe.off)
 }
 
 // failure is the error Process returns for err, which the stream

@@ -101,7 +101,17 @@ const (
 // the last entry, or before the error). Its Warnings are empty: the
 // feed's are given with the entries (Entry.Warnings). The Result is nil
 // only when opts are not a run's (an opts.Base that does not parse).
+//
+// A document that is no text (robofilter.NotText: an image, a gzip file)
+// is not read, as robofilter.Process does not read it: no entry, no
+// error, a Result whose Format is empty and whose one warning says what it
+// is.
 func Process(r io.Reader, xpath string, opts robofilter.Options, fn func(Entry) error) (res *robofilter.Result, err error) {
+	br0 := bufio.NewReaderSize(r, notTextPeek)
+	if what := notText(br0, opts); what != "" {
+		return notTextResult(opts, what), nil
+	}
+	r = br0
 	var cs string
 	var feed *feedReader
 	defer func() { res = feedResult(opts, cs, feed) }()
@@ -144,8 +154,10 @@ func Process(r io.Reader, xpath string, opts robofilter.Options, fn func(Entry) 
 		case err != nil:
 			return nil, feed.failure(err, br.Buffered())
 		}
-		feed.entryDone()
 		stop := feed.off - int64(br.Buffered()) // the decoder read the entry's end before
+		if err := feed.entryDone(stop); err != nil {
+			return nil, err
+		}
 		warnings := append(first, sortedWarnings(feed.takePIs(stop, index), feed.takeNotes(stop))...)
 		first = nil
 		regions.entry(n)
@@ -176,6 +188,35 @@ func feedResult(opts robofilter.Options, cs string, feed *feedReader) *robofilte
 	core.SetResultInfo("xml", cs)
 	res, _ := core.Finish()                    // no output to fail
 	res.Warnings, res.WarningsDropped = nil, 0 // the entries'
+	return res
+}
+
+// notTextPeek is how much of a feed robofilter.NotText is given, as
+// robofilter.Process gives it.
+const notTextPeek = 1 << 10
+
+// notText is what the document br starts is when it is no text, or "".
+func notText(br *bufio.Reader, opts robofilter.Options) string {
+	head, _ := br.Peek(notTextPeek)
+	if len(head) == 0 {
+		return ""
+	}
+	charset := opts.Charset
+	if charset == "" {
+		charset = opts.ContentType
+	}
+	return robofilter.NotText(head, charset)
+}
+
+// notTextResult is Process's Result for a document that is no text:
+// robofilter.Process's, its warning at 1:1.
+func notTextResult(opts robofilter.Options, what string) *robofilter.Result {
+	core, err := filter.NewCore(opts.CoreOptions(), filter.Outputs{})
+	if err != nil {
+		return nil
+	}
+	core.Warn(filter.Pos{Line: 1, Col: 1}, "not a text document (%s): nothing written", what)
+	res, _ := core.Finish() // no output to fail
 	return res
 }
 

@@ -2,10 +2,12 @@ package feed_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -484,4 +486,26 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err
+}
+
+// A feed that is no text (a sitemap left gzipped) is not read, as the XML
+// stage does not read it: no entry, no error, one warning that says what
+// it is.
+func TestProcessNotText(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(`<urlset><url><loc>http://example.com/</loc></url></urlset>`))
+	zw.Close()
+	n := 0
+	res, err := feed.Process(bytes.NewReader(gz.Bytes()), "//url", robofilter.Options{}, func(feed.Entry) error { n++; return nil })
+	if err != nil || n != 0 {
+		t.Fatalf("%d entries, error %v: want none, no error", n, err)
+	}
+	xres, xerr := robofilter.Process(bytes.NewReader(gz.Bytes()), robofilter.Options{Format: robofilter.XML}, robofilter.Outputs{})
+	if xerr != nil {
+		t.Fatal(xerr)
+	}
+	if res.Format != "" || len(res.Warnings) != 1 || !reflect.DeepEqual(res.Warnings, xres.Warnings) {
+		t.Errorf("format %q, warnings %v: want no format and the XML stage's %v", res.Format, res.Warnings, xres.Warnings)
+	}
 }

@@ -97,7 +97,7 @@ func (f *feedReader) doctypePIs() *feedError {
 	end := xmlstream.DoctypeLength(f.capture)
 	if end > 0 {
 		if at, err := xmlstream.DoctypeError(f.capture[:end]); err != nil {
-			return &feedError{f.doctypeStart + int64(at), err}
+			return &feedError{off: f.doctypeStart + int64(at), err: err, inDoctype: true}
 		}
 	}
 	pis := xmlstream.DoctypePIs(f.capture)

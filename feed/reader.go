@@ -49,13 +49,16 @@ type feedReader struct {
 	held []byte // bytes scanned and not handed out yet: a character's first bytes
 	err  error  // once set, every Read returns it
 
-	// The entries bound: tags and bytes read since the last entry
-	// (recordDone resets them), the offsets of the first tag and the
-	// first byte past the limits (valid once a count is past its limit),
-	// and the entries so far.
-	tags, bytes         int
-	tagsOver, bytesOver int64
-	entries             int
+	// The entries bound: where each tag read since the last entry's end
+	// starts (entryDone keeps those past it: the reader hands out bytes
+	// past an entry's end before the parser returns the entry; at most
+	// MaxEntryTags and a read's more, then Read stops), the bytes read
+	// since, the offset of the first byte past the limit (valid once the
+	// count is past it), and the entries so far.
+	tagAt     []int64
+	bytes     int
+	bytesOver int64
+	entries   int
 
 	notes    []feedNote // references to entities with markup, not yet in a entry
 	notesMax int        // how many notes before they are thinned
@@ -163,7 +166,7 @@ func (f *feedReader) Read(p []byte) (int, error) {
 	if f.err != nil {
 		return 0, f.err
 	}
-	if f.tags > MaxEntryTags || f.bytes > MaxEntryBytes {
+	if len(f.tagAt) > MaxEntryTags || f.bytes > MaxEntryBytes {
 		// The decoder read everything handed out without completing a
 		// entry (else Process would have reset the counts).
 		f.err = f.tooLarge()
@@ -205,7 +208,7 @@ func (f *feedReader) Read(p []byte) (int, error) {
 	f.off += int64(end)
 	switch {
 	case fe != nil:
-		f.err = &filter.PosError{Pos: f.win.at(fe.off), Err: fe.err}
+		f.err = &filter.PosError{Pos: f.pos(fe), Err: fe.err}
 		return end, f.err
 	case err != nil && err != io.EOF:
 		f.err = err // a read error: returned as it is
@@ -215,18 +218,36 @@ func (f *feedReader) Read(p []byte) (int, error) {
 	return end, err
 }
 
-// recordDone starts the entries bound's counts afresh: the stream parser
-// returned a entry.
-func (f *feedReader) entryDone() {
-	f.tags, f.bytes = 0, 0
+// entryDone starts the entries bound's counts afresh from stop, where the
+// entry the stream parser returned ends: what was handed out after it
+// counts towards the next. Where the bound was passed before stop, the
+// entry is no entry to return (read in smaller reads, the error would
+// have come before it): it returns the bound's error.
+func (f *feedReader) entryDone(stop int64) error {
+	if len(f.tagAt) > MaxEntryTags && f.tagAt[MaxEntryTags] < stop || f.bytes > MaxEntryBytes && f.bytesOver < stop {
+		f.err = f.tooLarge()
+		return f.err
+	}
+	k := 0
+	for k < len(f.tagAt) && f.tagAt[k] < stop {
+		k++
+	}
+	f.tagAt = f.tagAt[:copy(f.tagAt, f.tagAt[k:])]
+	f.bytes = int(f.off - stop)
 	f.entries++
+	return nil
 }
 
 // tooLarge is the entries bound's error, at the first tag or byte past
 // the limit (whichever came first).
 func (f *feedReader) tooLarge() error {
-	what, at := fmt.Sprintf("more than %d tags", MaxEntryTags), f.tagsOver
-	if f.bytes > MaxEntryBytes && (f.tags <= MaxEntryTags || f.bytesOver < f.tagsOver) {
+	tags := len(f.tagAt)
+	at := int64(math.MaxInt64)
+	if tags > MaxEntryTags {
+		at = f.tagAt[MaxEntryTags]
+	}
+	what := fmt.Sprintf("more than %d tags", MaxEntryTags)
+	if f.bytes > MaxEntryBytes && (tags <= MaxEntryTags || f.bytesOver < at) {
 		what, at = fmt.Sprintf("more than %d bytes", MaxEntryBytes), f.bytesOver
 	}
 	since, done := "since the start of the document", "before any record"

@@ -35,9 +35,7 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 				}
 			case c == '<':
 				f.st, f.tagStart = fsLT, at
-				if f.tags++; f.tags == MaxEntryTags+1 {
-					f.tagsOver = at
-				}
+				f.tagAt = append(f.tagAt, at)
 			case c == '&':
 				f.startRef(at)
 			default:
@@ -151,7 +149,7 @@ func (f *feedReader) scan(b []byte, base int64) (int, *feedError) {
 			if f.prev[1] == '?' && c == '>' {
 				if f.capturing {
 					if off, err := xmlstream.ProcInstError(f.capture, f.piFirst); err != nil {
-						return i, &feedError{f.tagStart + int64(off), err}
+						return i, &feedError{off: f.tagStart + int64(off), err: err}
 					}
 					f.xmlDecl(f.capture)
 				}
@@ -431,7 +429,7 @@ func (f *feedReader) directiveByte(c byte) *feedError {
 }
 
 func (f *feedReader) doctypeTooLong() *feedError {
-	return &feedError{f.doctypeStart, fmt.Errorf("%w (limit %d); output stops here", filter.ErrTokenTooLong, f.maxToken)}
+	return &feedError{off: f.doctypeStart, err: fmt.Errorf("%w (limit %d); output stops here", filter.ErrTokenTooLong, f.maxToken), inDoctype: true}
 }
 
 // directiveStart checks where a markup declaration stands, once its first
@@ -446,7 +444,7 @@ func (f *feedReader) directiveStart(c byte) *feedError {
 		decl = append(decl, c)
 	}
 	if err := xmlstream.DeclarationError(decl, f.rootSeen, f.doctype); err != nil {
-		return &feedError{f.tagStart, err}
+		return &feedError{off: f.tagStart, err: err}
 	}
 	f.doctype = true
 	return nil
@@ -476,7 +474,7 @@ func (f *feedReader) reference(end int64) *feedError {
 	markup, err := f.ents.reference(name, f.refLong, f.back == fsAttrValue, end, f.off)
 	switch {
 	case err != nil:
-		return &feedError{f.refStart, err}
+		return &feedError{off: f.refStart, err: err}
 	case markup:
 		f.note(f.refStart, name)
 	}

@@ -329,7 +329,7 @@ func TestEntriesExpandEntityReferencesInReplacementText(t *testing.T) {
 func TestEntriesEntityWithMarkupReadsAsNothingWithAWarning(t *testing.T) {
 	const subset = `<!DOCTYPE d [<!ENTITY mk "<b>&a;</b>"><!ENTITY a "alpha"><!ENTITY hide "<span class='robots-noindex'>secret</span>"><!ENTITY outer "(&mk;)">]>`
 	warning := func(name string) string {
-		return "entity &" + name + "; holds markup, which records mode does not read inside entities: the reference reads as nothing (the XML stage, without --records, reads it as content)"
+		return "entity &" + name + "; holds markup, which entries mode does not read inside entities: the reference reads as nothing (the XML stage, without --entries, reads it as content)"
 	}
 	// at is the position of the first marker in input (a entry's test
 	// names its reference so: "&hide; b").

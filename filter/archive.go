@@ -48,6 +48,9 @@ type archiveWriter struct {
 	bw       *bufio.Writer
 	ellipsis []byte
 	holding  bool
+	// all: the writer is Outputs.Source, which takes every byte, elided
+	// or not; it writes no ellipsis and is never held or withheld.
+	all      bool
 	overflow bool // the head was too large to hold and was written early
 	stopped  bool // a document-level noarchive: nothing more is written
 	lastEll  bool
@@ -84,7 +87,7 @@ func (a *archiveWriter) raw(b []byte, on bool) {
 	if a.stopped || len(b) == 0 {
 		return
 	}
-	if !on {
+	if !on && !a.all {
 		if !isSpace(b) {
 			a.elide() // whitespace alone is no content to mark
 		}
@@ -96,7 +99,7 @@ func (a *archiveWriter) raw(b []byte, on bool) {
 
 func (a *archiveWriter) elide() {
 	a.settle()
-	if a.stopped || a.lastEll || a.markable != nil && !a.markable() {
+	if a.stopped || a.lastEll || a.all || a.markable != nil && !a.markable() {
 		return
 	}
 	a.write(a.ellipsis)
@@ -268,8 +271,14 @@ func (c *Core) Ellipsis() string {
 	return c.opts.Ellipsis
 }
 
-// WantsArchive reports whether the archive copy is an output of this run.
+// WantsArchive reports whether the archive copy is an output of this run,
+// or Outputs.Source, which takes its path.
 func (c *Core) WantsArchive() bool { return c.out.Archive != nil }
+
+// WantsSource reports whether Outputs.Source is an output of this run: a
+// parser passes every byte to Archive then, and the core copies each,
+// whatever on says.
+func (c *Core) WantsSource() bool { return c.out.Source != nil }
 
 // ArchiveOn reports whether content in scope s belongs in the archive copy:
 // offAt's rule for the one switch, so small that it is inlined (parsers
@@ -318,4 +327,11 @@ func (c *Core) Elide() {
 	if c.out.Archive != nil {
 		c.archive.elide()
 	}
+}
+
+// sourceUpToHere writes to Outputs.Source every byte before the current
+// token, for a call that tells it what starts there.
+func (c *Core) sourceUpToHere() {
+	c.archive.settle()
+	c.archive.pass()
 }

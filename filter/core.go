@@ -72,11 +72,22 @@ func NewCore(opts Options, out Outputs) (*Core, error) {
 	if ell == "" {
 		ell = "…"
 	}
-	if out.Archive != nil {
+	if out.Source != nil {
+		if out.Archive != nil {
+			return nil, fmt.Errorf("Outputs.Archive and Outputs.Source exclude each other")
+		}
+		// The source takes the archive copy's path, with nothing elided,
+		// held or withheld: every place that passes the copy its bytes
+		// passes them to the source.
+		c.out.Archive = out.Source
+		c.archive = newArchiveWriter(out.Source, nil)
+		c.archive.all = true
+		c.archive.release()
+	} else if out.Archive != nil {
 		c.archive = newArchiveWriter(out.Archive, []byte(ell))
 	}
 	c.track = out.Region != nil || out.Link != nil
-	c.wantsText = out.Text != nil || out.ArchiveText != nil
+	c.wantsText = out.Text != nil || out.ArchiveText != nil || out.ExcludedText != nil
 	c.ai.purpose = opts.Purpose
 	for _, v := range opts.XRobotsTag {
 		c.xRobotsTag(v)
@@ -124,6 +135,9 @@ func (c *Core) warningsUnread() bool {
 // SetResultInfo records the charset and format the parser used.
 func (c *Core) SetResultInfo(format, charset string) {
 	c.res.Format, c.res.Charset = format, charset
+	if c.out.Source != nil {
+		c.out.Source.Charset(charset)
+	}
 }
 
 // Pos is the position of the current token.
@@ -152,11 +166,12 @@ func (c *Core) bodyContent() {
 		c.unfollowQueued()
 	}
 	c.flushLinks()
-	if c.docOff&NoArchive != 0 && (c.out.Archive != nil || c.out.ArchiveText != nil) {
+	copying := c.out.Archive != nil && !c.archive.all // an archive copy, not Source
+	if c.docOff&NoArchive != 0 && (copying || c.out.ArchiveText != nil) {
 		src := c.noArchiveSource
 		c.Warn(Pos{Line: src.Line, Col: src.Col}, "%s says %s: no archive copy is written", src.Origin, c.noArchiveWhy())
 	}
-	if c.out.Archive != nil {
+	if copying {
 		if c.docOff&NoArchive != 0 {
 			c.archive.withhold()
 		} else {
@@ -216,6 +231,11 @@ func (c *Core) Finish() (*Result, error) {
 	}
 	if c.out.ArchiveText != nil {
 		if e := c.out.ArchiveText.Flush(); err == nil {
+			err = e
+		}
+	}
+	if c.out.ExcludedText != nil {
+		if e := c.out.ExcludedText.Flush(); err == nil {
 			err = e
 		}
 	}

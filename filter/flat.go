@@ -59,6 +59,10 @@ func (c *Core) Toggle(d Dialects, marker string, off, on Switch) {
 	if opening := off &^ *st; opening != 0 {
 		pos := c.position()
 		r := &Region{Dialect: dialectName(d), Marker: marker, Off: opening, Line: pos.Line, Col: pos.Col, Offset: pos.Offset, start: pos}
+		if c.out.Source != nil {
+			c.sourceUpToHere()
+			c.out.Source.StartRegion(*r)
+		}
 		for i := 0; i < numSwitches; i++ {
 			if opening&(1<<i) != 0 {
 				c.flatOpen[k][i] = r

@@ -153,6 +153,9 @@ func (h *heldText) space(c *Core) {
 	if c.out.ArchiveText != nil {
 		c.out.ArchiveText.Space()
 	}
+	if c.out.ExcludedText != nil {
+		c.out.ExcludedText.Space()
+	}
 }
 
 func (h *heldText) line(c *Core) {
@@ -164,6 +167,9 @@ func (h *heldText) line(c *Core) {
 	}
 	if c.out.ArchiveText != nil {
 		c.out.ArchiveText.LineBreak()
+	}
+	if c.out.ExcludedText != nil {
+		c.out.ExcludedText.LineBreak()
 	}
 }
 
@@ -207,6 +213,9 @@ func (h *heldText) release(c *Core) {
 	ops, buf := h.ops, h.buf
 	h.ops, h.buf, h.ellipsisHeld = nil, nil, false
 	if c.docOff&NoIndex != 0 {
+		if x := c.out.ExcludedText; x != nil {
+			h.exclude(x, ops, buf)
+		}
 		return
 	}
 	start := 0
@@ -224,6 +233,24 @@ func (h *heldText) release(c *Core) {
 			h.brk(c)
 		case heldElide:
 			h.elide(c)
+		}
+	}
+}
+
+// exclude gives the held text to the excluded text output: the document
+// turned indexing off.
+func (h *heldText) exclude(x *phrase.Writer, ops []heldOp, buf []byte) {
+	start := 0
+	for _, op := range ops {
+		b := buf[start:op.end]
+		start = op.end
+		switch op.kind {
+		case heldWords, heldElided:
+			x.Text(b)
+		case heldSpace:
+			x.Space()
+		case heldLine:
+			x.LineBreak()
 		}
 	}
 }

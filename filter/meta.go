@@ -128,7 +128,7 @@ func (c *Core) applied(src DirectiveSource, before Switch, pos Pos) {
 	if c.written {
 		c.Warn(pos, "%s says %s after content was written: earlier content was already written, the rules apply from here on", src.Origin, newly)
 	}
-	if newly&NoArchive != 0 && c.out.Archive != nil {
+	if newly&NoArchive != 0 && c.out.Archive != nil && !c.archive.all {
 		c.archive.stopped = true
 		c.Warn(pos, "%s says %s: the archive copy stops here; what came before was already written", src.Origin, c.noArchiveWhy())
 	}

@@ -47,6 +47,44 @@ type Outputs struct {
 	// MaxWarnings) as it is found; later ones are only counted, in
 	// Result.WarningsDropped, at no cost in formatting.
 	Warning func(Warning)
+	// ExcludedText is given the text that noindex (the document's or a
+	// region's) keeps out of Text, with the layout's spaces and line
+	// breaks as Text would have them: with Text, all the page's text, so
+	// that a report can say how much of it is not indexed.
+	ExcludedText *phrase.Writer
+	// Source is given the document's own bytes, every one of them in
+	// order, and told where each region and link starts: what a view of
+	// the page with its regions drawn on it needs (robofilter check
+	// --format overlay). The HTML stage writes it; Archive and Source
+	// exclude each other (they take one path).
+	Source Source
+}
+
+// Source is the output of a document's own bytes (Outputs.Source). The
+// StartRegion and StartLink calls come between the writes, where the
+// token that opens the region or link starts: every byte before it has
+// been written, none of it. A region or link of an element the parser
+// makes without a tag of its own (a formatting element it re-creates,
+// <b> after misnested markup) starts before whatever token made it. The
+// html element's classes, which count once a later <head profile> names
+// the profile (RequireProfile), start a region at its tag, told when the
+// head starts. A document in the replacement encoding, which browsers
+// read as one U+FFFD, gives no bytes, as it gives no archive copy.
+type Source interface {
+	io.Writer
+	// Charset is told, before any byte is written, the charset the
+	// document is read in (its WHATWG name): the bytes are in it.
+	Charset(name string)
+	// StartRegion is told where a region starts; Outputs.Region, where
+	// it ends.
+	StartRegion(Region)
+	// StartLink is told where a link's element starts, and whether it is
+	// followed as far as is known there; its URL, Href, Rel and Text are
+	// not known yet. Outputs.Link tells the rest, when the link ends: a
+	// robots META in the head after a link, or an href that resolves to
+	// no URL, or to one of no web page's scheme, can still make a link
+	// not followed.
+	StartLink(Link)
 }
 
 // Region is one place where the author turned switches off (or back on):

@@ -165,6 +165,10 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 		if c.needsRegion(ov) {
 			r := &Region{Dialect: dialect, Marker: marker, Tag: el.Tag, Off: ov.Off, On: ov.On, Line: el.Pos.Line, Col: el.Pos.Col, Offset: el.Pos.Offset, start: el.Pos}
 			s.region = r
+			if c.out.Source != nil {
+				c.sourceUpToHere()
+				c.out.Source.StartRegion(*r)
+			}
 			w := causes{}
 			if parent.why != nil {
 				w = *parent.why
@@ -207,6 +211,10 @@ func (c *Core) Start(s, parent *Scope, el *Element) {
 	}
 	if el.Link != NoLink && c.out.Link != nil && !s.Inert {
 		a := c.newLink(s, el, ov)
+		if c.out.Source != nil {
+			c.sourceUpToHere()
+			c.out.Source.StartLink(a.link)
+		}
 		if el.Link == LinkAnchor {
 			s.anchor, s.anchorGen, s.owns = a, a.gen, true
 		} else {
@@ -360,6 +368,9 @@ func (c *Core) endRegion(r *Region) {
 	// at most the writer's buffer (4 KiB) ahead of the archive bytes before
 	// it, as when each token was passed at once.
 	c.archive.settle()
+	if c.out.Source != nil {
+		c.archive.pass() // the source has every byte before the region's end
+	}
 	if err := c.out.Region(*r); err != nil {
 		c.archive.fail(err)
 	}

@@ -32,6 +32,9 @@ func (c *Core) text(s *Scope, b []byte, valid bool) {
 	switch {
 	case off&NoIndex != 0:
 		c.heldText.brk(c)
+		if c.out.ExcludedText != nil {
+			c.out.ExcludedText.Text(b)
+		}
 	case !c.held && c.out.ArchiveText == nil:
 		c.writeText(b) // heldText.text's usual case, without its call
 	default:

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/hostile"
 	"github.com/robofilter/robofilter/phrase"
 	"golang.org/x/net/html"
 )
@@ -19,51 +20,15 @@ import (
 // of 40 bytes could end, and the next token looked over its window again:
 // 2 MiB of '0' in a <p> never ended.
 
-// runContexts are the contexts a run stands in: what opens it and what
-// ends it.
-var runContexts = []struct{ name, open, end string }{
-	{"text", "<p>", "</p>"},
-	{"pre", "<pre>", "</pre>"},
-	{"script", "<script>", "</script>"},
-	{"script escaped", "<script><!-- ", " --></script>"},
-	{"script double escaped", "<script><!--<script> ", " </script> --></script>"},
-	{"style", "<style>", "</style>"},
-	{"title", "<title>", "</title>"},
-	{"textarea", "<textarea>", "</textarea>"},
-	{"plaintext", "<plaintext>", "</plaintext>"},
-	{"xmp", "<xmp>", "</xmp>"},
-	{"noscript", "<noscript>", "</noscript>"},
-	{"noembed", "<noembed>", "</noembed>"},
-	{"noframes", "<noframes>", "</noframes>"},
-	{"iframe", "<iframe>", "</iframe>"},
-	{"comment", "<!--", "-->"},
-	{"bogus comment", "<?", ">"},
-}
+// runContexts and runClasses are the contexts a run stands in and the
+// runs (internal/hostile, which the hostile-shape matrix shares).
+var (
+	runContexts = hostile.HTMLRunContexts
+	runClasses  = hostile.RunClasses
+)
 
-// runClasses are the runs: a lead (perhaps none) and a cycle of bytes of
-// one class repeated.
-var runClasses = []struct{ name, lead, cycle string }{
-	{"letters", "", "ghijklmnopqrstuvwyz"},
-	{"decimal digits", "", "0123456789"},
-	{"hex letters", "", "abcdefABCDEF"},
-	{"x", "", "x"},
-	{"&", "", "&"},
-	{"#", "", "#"},
-	{";", "", ";"},
-	{"<", "", "<"},
-	{"spaces", "", " "},
-	{"CR", "", "\r"},
-	{"UTF-8", "", "é中😀"},
-	{"named reference's letters", "&", "amp"},
-	{"decimal reference's digits", "&#", "0123456789"},
-	{"hex reference's digits", "&#x", "0123456789abcdefABCDEF"},
-}
-
-// repeatTo returns s repeated to n bytes (cut at a byte; a cut character
-// is part of what the run is).
-func repeatTo(s string, n int) string {
-	return strings.Repeat(s, n/len(s)+1)[:n]
-}
+// repeatTo returns s repeated to n bytes.
+func repeatTo(s string, n int) string { return hostile.RepeatTo(s, n) }
 
 // errOverBudget stops a run whose work passes its budget.
 var errOverBudget = errors.New("over the work budget")
@@ -122,12 +87,12 @@ func TestLongRunsTakeLinearWork(t *testing.T) {
 	for _, ctx := range runContexts {
 		for _, cl := range runClasses {
 			for _, ended := range []bool{true, false} {
-				name := fmt.Sprintf("%s/%s/ended=%v", ctx.name, cl.name, ended)
+				name := fmt.Sprintf("%s/%s/ended=%v", ctx.Name, cl.Name, ended)
 				var work [2]int
 				for i, size := range []int{n, 2 * n} {
-					src := ctx.open + cl.lead + repeatTo(cl.cycle, size)
+					src := ctx.Open + cl.Lead + repeatTo(cl.Cycle, size)
 					if ended {
-						src += ctx.end + "<p>after"
+						src += ctx.End + "<p>after"
 					}
 					w, _, err := stageWork(t, []byte(src), Options{Charset: "utf-8", piece: piece}, perByte*size)
 					if err != nil {
@@ -265,7 +230,7 @@ func TestDigitRunsComeInWholePieces(t *testing.T) {
 // a byte of input, whatever the seed.
 func FuzzLongRuns(f *testing.F) {
 	for i, cl := range runClasses {
-		f.Add([]byte(cl.lead+cl.cycle), uint8(i), uint16(3000), uint16(i*97), uint8(i))
+		f.Add([]byte(cl.Lead+cl.Cycle), uint8(i), uint16(3000), uint16(i*97), uint8(i))
 	}
 	for _, s := range []string{"&#1", "0&#", "a&", "&#x1f600;", "\r\n", "<a", "--!", "-->", "é0", "\x80", "&amp"} {
 		f.Add([]byte(s), uint8(len(s)), uint16(5000), uint16(7), uint8(3))
@@ -276,9 +241,9 @@ func FuzzLongRuns(f *testing.F) {
 			return
 		}
 		ctx := runContexts[int(context)%len(runContexts)]
-		src := pad + ctx.open + strings.Repeat(string(seed), min(int(repeat), (64<<10)/len(seed)))
+		src := pad + ctx.Open + strings.Repeat(string(seed), min(int(repeat), (64<<10)/len(seed)))
 		if int(context)/len(runContexts)%2 == 0 {
-			src += ctx.end + "<p>after"
+			src += ctx.End + "<p>after"
 		}
 		charset := "utf-8"
 		if context >= 128 {

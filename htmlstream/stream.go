@@ -93,7 +93,7 @@ func run(r io.Reader, core *filter.Core, opts Options) (*builder, error) {
 	b.afterToken = opts.afterToken != nil
 	b.charset = in
 	d := &driver{b: b, core: core, z: z, dec: in.dec, fallback: in.fallback, raw: in.raw,
-		archive: core.WantsArchive() && !in.withheld, pendingEnd: -1}
+		archive: core.WantsArchive() && !in.withheld, all: core.WantsSource(), pendingEnd: -1}
 	d.utf8 = d.dec == nil && d.fallback == nil
 	if d.dec != nil {
 		z.attrDecode = d.decodeValue // the values of attributes past maxKeptAttrs
@@ -167,6 +167,7 @@ type driver struct {
 	utf8     bool   // neither dec nor fallback: the input is read as UTF-8
 	attrs    []attr // reused from tag to tag
 	archive  bool   // the archive copy is wanted
+	all      bool   // it is Outputs.Source: every byte, nothing elided
 	// raw, for a charset that is not ASCII-compatible, has the original
 	// bytes of what the tokenizer reads decoded: the copy takes those.
 	raw *rawInput
@@ -234,6 +235,7 @@ func (d *driver) token(tt html.TokenType) {
 		switch parentOn := b.tokParentOn; {
 		case parentOn && b.tokVoid:
 			d.elide()
+			d.archiveRaw(false) // a second elision writes nothing; Outputs.Source takes the bytes
 		case parentOn:
 			d.archiveRaw(true)
 			b.startCopied(b.tokNode)
@@ -325,7 +327,7 @@ func (d *driver) passPending() {
 // the tokenizer.
 func (d *driver) archiveBytes(b []byte, off int64, on bool) {
 	if d.raw != nil {
-		d.raw.archive(d.core, b, off, on)
+		d.raw.archive(d.core, b, off, on || d.all)
 		return
 	}
 	d.core.Archive(b, on)
@@ -334,7 +336,7 @@ func (d *driver) archiveBytes(b []byte, off int64, on bool) {
 // elide writes the ellipsis where a no-archive region starts.
 func (d *driver) elide() {
 	d.core.Elide()
-	if d.raw != nil {
+	if d.raw != nil && !d.all {
 		d.raw.elided()
 	}
 }

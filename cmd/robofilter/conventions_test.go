@@ -183,7 +183,7 @@ func TestHelpFollowsConventions(t *testing.T) {
 			t.Errorf("%s --help: --ellipsis shown: %v", cmd, has)
 		}
 	}
-	if check := help("check", "--help"); !strings.Contains(check, "plain, jsonl or html") || strings.Contains(check, "--entries") {
+	if check := help("check", "--help"); !strings.Contains(check, "plain, jsonl, html (the report and the source marked) or overlay") || strings.Contains(check, "--entries") {
 		t.Errorf("check --help:\n%s", check)
 	}
 	if allowed := help("allowed", "--help"); !strings.Contains(allowed, "--agent NAME ") || !strings.Contains(allowed, "--mode MODE ") {

@@ -34,7 +34,7 @@ type entryRecord struct {
 func (rc *runConfig) runFeed(c *cli.Context, output string) error {
 	xpath, all := rc.entries, c.Bool("all")
 	rc.jsonl = true // an unreadable file has its document record too
-	return rc.forEachFile(c, func(rc *runConfig, name string, r io.Reader, _ func(filter.Warning)) (*robofilter.Result, error) {
+	return rc.forEachFile(c, func(rc *runConfig, name string, r io.Reader, warn func(filter.Warning)) (*robofilter.Result, error) {
 		res, err := feed.Process(r, xpath, rc.opts, func(rec feed.Entry) error {
 			out := entryRecord{Type: rc.entryType, File: name, Index: rec.Index, ID: rec.ID, Title: rec.Title, Link: rec.Link}
 			if d := rec.Doc; d != nil {
@@ -69,6 +69,16 @@ func (rc *runConfig) runFeed(c *cli.Context, output string) error {
 			}
 			return rc.record(out)
 		})
+		if res != nil && res.Format == "" {
+			// No text (a gzip file): no entry to hold the warning that
+			// says so; the document's record and stderr have it.
+			if warn != nil {
+				for _, w := range res.Warnings {
+					warn(w)
+				}
+			}
+			return res, rc.writeDocument(name, res, err)
+		}
 		// nil: warnings.done has nothing to add, the records held them.
 		return nil, rc.writeDocument(name, res, err)
 	})

@@ -27,7 +27,7 @@ func documentFlags(cmd string) []cli.Flag {
 	formats := "plain or jsonl"
 	switch cmd {
 	case "check":
-		formats = "plain, jsonl or html (a page showing the regions)"
+		formats = "plain, jsonl, html (the report and the source marked) or overlay (the page itself, its regions outlined)"
 	case "text":
 		formats = "plain, jsonl or wet (a WET file, as Common Crawl's)"
 	}
@@ -92,7 +92,7 @@ type runConfig struct {
 	// for a file that could not be opened).
 	doc      *input.Document
 	jsonl    bool
-	page     bool // check --format html
+	page     bool // check --format html or overlay
 	pageDocs int  // the documents on the page so far
 	quiet    bool
 	stdout   *bufio.Writer
@@ -173,14 +173,17 @@ func newRunConfig(c *cli.Context) (*runConfig, error) {
 		}
 		rc.wetGzip = c.Bool("gzip")
 		rc.wet = &wetOut{gzip: rc.wetGzip}
-	case "html":
+	case "html", "overlay":
 		if c.Command.Name != "check" {
-			return nil, cli.Exit("--format html is for check only (a page showing the regions)", exitUsage)
+			return nil, cli.Exit(fmt.Sprintf("--format %s is for check only (a page showing the regions)", c.String("format")), exitUsage)
 		}
 		rc.page = true
 	default:
-		if c.Command.Name == "check" {
-			return nil, cli.Exit(fmt.Sprintf("--format must be plain, jsonl or html, not %q", format), exitUsage)
+		switch c.Command.Name {
+		case "check":
+			return nil, cli.Exit(fmt.Sprintf("--format must be plain, jsonl, html or overlay, not %q", format), exitUsage)
+		case "text":
+			return nil, cli.Exit(fmt.Sprintf("--format must be plain, jsonl or wet, not %q", format), exitUsage)
 		}
 		return nil, cli.Exit(fmt.Sprintf("--format must be plain or jsonl, not %q", format), exitUsage)
 	}

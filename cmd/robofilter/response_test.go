@@ -490,9 +490,9 @@ func cpuTime(t *testing.T) time.Duration {
 // core): 4 times the head, about 4 times the CPU time (the best of a few
 // runs), not 16.
 func TestHTTPHeadShapesThroughTheCommandAreLinear(t *testing.T) {
-	best := func(in string) time.Duration {
+	best := func(in string, runs int) time.Duration {
 		d := time.Duration(1 << 62)
-		for range 3 {
+		for range runs {
 			runtime.GC()
 			start := cpuTime(t)
 			var out, errb bytes.Buffer
@@ -504,8 +504,14 @@ func TestHTTPHeadShapesThroughTheCommandAreLinear(t *testing.T) {
 		return d
 	}
 	for name, shape := range hostile.HTTPHeads {
-		small := best("HTTP/1.1 200 OK\r\n" + shape(128<<10) + "\r\n<p>x")
-		large := best("HTTP/1.1 200 OK\r\n" + shape(512<<10) + "\r\n<p>x")
+		small := best("HTTP/1.1 200 OK\r\n"+shape(128<<10)+"\r\n<p>x", 3)
+		large := best("HTTP/1.1 200 OK\r\n"+shape(512<<10)+"\r\n<p>x", 3)
+		if large > small*8 {
+			// The process's CPU time counts other tests' goroutines and
+			// the collector's too: a spike is measured again, longer.
+			small = best("HTTP/1.1 200 OK\r\n"+shape(128<<10)+"\r\n<p>x", 10)
+			large = best("HTTP/1.1 200 OK\r\n"+shape(512<<10)+"\r\n<p>x", 10)
+		}
 		t.Logf("%s: %v for 128 KiB, %v for 512 KiB", name, small, large)
 		if large > small*8 && large > 20*time.Millisecond {
 			t.Errorf("%s: %v for 128 KiB, %v for 512 KiB (4 times the head): not linear", name, small, large)

@@ -423,6 +423,16 @@ func (rd *Reader) readRecord(in *bufio.Reader) (*Record, error) {
 			rd.warn(start, fmt.Sprintf("skipped header line %d, %.100q: %s", lineNo, line, why))
 		}
 	}
+	// folded is the last field's value while continuation lines add to
+	// it (nil: none did), set once its field ends: made anew for each
+	// line, a value of many short lines cost their square.
+	var folded []byte
+	endFolded := func() {
+		if folded != nil {
+			v := header[lastKey]
+			v[len(v)-1], folded = string(folded), nil
+		}
+	}
 	for {
 		lineStart := rd.offset()
 		line, tooLong, err := rd.readLine(in, &budget)
@@ -437,6 +447,7 @@ func (rd *Reader) readRecord(in *bufio.Reader) (*Record, error) {
 		}
 		switch colon := bytes.IndexByte(line, ':'); {
 		case len(line) == 0:
+			endFolded()
 			if skipped > maxLineWarnings {
 				rd.warn(start, fmt.Sprintf("skipped %d more header lines", skipped-maxLineWarnings))
 			}
@@ -448,6 +459,7 @@ func (rd *Reader) readRecord(in *bufio.Reader) (*Record, error) {
 			// A record's header cut short by the next record: the
 			// next is read, from this line.
 			next := rd.positionAt(lineStart)
+			folded = nil
 			rd.warn(start, fmt.Sprintf("the record's header has no end (blank line) before the next record, at %v: skipped", next))
 			start, header, lineNo, lastKey, strayCR, skipped = next, textproto.MIMEHeader{}, 1, "", false, 0
 			budget = MaxHeaderBytes - len(line)
@@ -458,13 +470,23 @@ func (rd *Reader) readRecord(in *bufio.Reader) (*Record, error) {
 				skipLine(line, "a continuation line with no field before it")
 				continue
 			}
-			v := header[lastKey]
-			v[len(v)-1] = strings.TrimSpace(v[len(v)-1] + " " + string(bytes.TrimSpace(line)))
+			if folded == nil {
+				v := header[lastKey]
+				folded = []byte(v[len(v)-1])
+			}
+			// The value and the line, trimmed, joined by a space.
+			if part := bytes.TrimSpace(line); len(part) > 0 {
+				if len(folded) > 0 {
+					folded = append(folded, ' ')
+				}
+				folded = append(folded, part...)
+			}
 		case colon < 0:
 			skipLine(line, "no colon")
 		case len(bytes.TrimSpace(line[:colon])) == 0:
 			skipLine(line, "no field name before the colon")
 		default:
+			endFolded()
 			lastKey = textproto.CanonicalMIMEHeaderKey(string(bytes.TrimSpace(line[:colon])))
 			header[lastKey] = append(header[lastKey], string(bytes.TrimSpace(line[colon+1:])))
 		}

@@ -1,0 +1,5 @@
+//go:build race
+
+package robofilter_test
+
+const raceDetector = true
