@@ -140,22 +140,20 @@ func Join(base, rel string) string {
 }
 
 // Outputs are the names of what the pipeline writes for one WARC file,
-// next to each other under the output prefix, at the WARC file's relative
-// path with its extension replaced.
+// next to each other under the output prefix: the WARC file's relative
+// path, a final .gz dropped, with each output's extension, as the CLI's
+// --output-dir names its outputs (CC-MAIN-…-00000.warc.gz gives
+// CC-MAIN-…-00000.warc.wet.gz, as Common Crawl names its WET files).
 type Outputs struct {
-	JSONL   string // the one-pass JSON Lines, gzip: STEM.jsonl.gz
-	WET     string // the WET file: STEM.warc.wet.gz
-	Summary string // the file's summary row, written last: STEM.summary.json
+	JSONL   string // the one-pass JSON Lines, gzip: NAME.extract.jsonl.gz
+	WET     string // the WET file: NAME.wet.gz
+	Summary string // the file's summary row, written last: NAME.summary.json
 }
 
 // OutputsFor names the outputs of the WARC file at rel under output.
 func OutputsFor(output, rel string) Outputs {
-	stem := rel
-	for _, ext := range []string{".gz", ".warc", ".arc"} {
-		stem = strings.TrimSuffix(stem, ext)
-	}
-	stem = Join(output, stem)
-	return Outputs{JSONL: stem + ".jsonl.gz", WET: stem + ".warc.wet.gz", Summary: stem + ".summary.json"}
+	stem := Join(output, strings.TrimSuffix(rel, ".gz"))
+	return Outputs{JSONL: stem + ".extract.jsonl.gz", WET: stem + ".wet.gz", Summary: stem + ".summary.json"}
 }
 
 type countingReader struct {

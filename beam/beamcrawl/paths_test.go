@@ -140,13 +140,17 @@ func TestGlobBaseAndOutputs(t *testing.T) {
 		}
 	}
 	outs := OutputsFor("gs://b/out", "crawl-data/CC-MAIN-2026-44/segments/1/warc/CC-MAIN-1-00000.warc.gz")
-	if outs.JSONL != "gs://b/out/crawl-data/CC-MAIN-2026-44/segments/1/warc/CC-MAIN-1-00000.jsonl.gz" ||
+	if outs.JSONL != "gs://b/out/crawl-data/CC-MAIN-2026-44/segments/1/warc/CC-MAIN-1-00000.warc.extract.jsonl.gz" ||
 		outs.WET != "gs://b/out/crawl-data/CC-MAIN-2026-44/segments/1/warc/CC-MAIN-1-00000.warc.wet.gz" ||
-		outs.Summary != "gs://b/out/crawl-data/CC-MAIN-2026-44/segments/1/warc/CC-MAIN-1-00000.summary.json" {
+		outs.Summary != "gs://b/out/crawl-data/CC-MAIN-2026-44/segments/1/warc/CC-MAIN-1-00000.warc.summary.json" {
 		t.Errorf("outputs: %+v", outs)
 	}
-	if got := OutputsFor("out/", "x.arc.gz").WET; got != "out/x.warc.wet.gz" {
-		t.Errorf("an ARC file's WET: %s", got)
+	// As the CLI's --output-dir names them: a plain WARC file and an ARC
+	// file of the same stem have outputs of their own.
+	for rel, want := range map[string]string{"x.arc.gz": "out/x.arc.wet.gz", "x.warc": "out/x.warc.wet.gz", "x.arc": "out/x.arc.wet.gz"} {
+		if got := OutputsFor("out/", rel).WET; got != want {
+			t.Errorf("the WET file of %s: %s, want %s", rel, got, want)
+		}
 	}
 }
 

@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 }
 
 // runPipeline runs the pipeline of cfg and returns its counters.
-func runPipeline(t *testing.T, cfg Config) (map[string]int64, error) {
+func runPipeline(t testing.TB, cfg Config) (map[string]int64, error) {
 	t.Helper()
 	p, s := beam.NewPipelineWithRoot()
 	if _, err := Build(s, cfg); err != nil {
@@ -154,6 +154,10 @@ func gunzip(t *testing.T, name string) []byte {
 	return b
 }
 
+// cliWETFields are the warcinfo fields the CLI's WET files have (but its
+// software field's version).
+var cliWETFields = map[string]string{"description": "the indexable text of each page: robots-excluded regions out, phrase breaks as empty lines"}
+
 // library runs a WARC file through the library, as the pipeline should:
 // crawl.Run's results as JSON Lines, the WET file of them, the summary.
 func library(t *testing.T, name string, warcBytes []byte, set Settings) (jsonl, wetFile []byte, sum crawl.Summary, err error) {
@@ -163,7 +167,7 @@ func library(t *testing.T, name string, warcBytes []byte, set Settings) (jsonl, 
 		t.Fatal(oerr)
 	}
 	var lines, w bytes.Buffer
-	wetw := crawl.NewWETWriter(&w, wet.Options{Gzip: true, Filename: path.Base(OutputsFor("", name).WET)})
+	wetw := crawl.NewWETWriter(&w, wet.Options{Gzip: true, Filename: path.Base(OutputsFor("", name).WET), Fields: cliWETFields})
 	sum, err = crawl.Run(input.NewReader(name, bytes.NewReader(warcBytes), input.WARC, opts), copts, func(r *crawl.Result) error {
 		b, err := json.Marshal(r)
 		if err != nil {
@@ -196,6 +200,14 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		return nil
 	})
 	return files
+}
+
+func byName(rows []Row) map[string]Row {
+	m := map[string]Row{}
+	for _, r := range rows {
+		m[r.WARC] = r
+	}
+	return m
 }
 
 func readParquet(t *testing.T, name string) []Row {
@@ -274,9 +286,9 @@ func TestPipelineOnPrism(t *testing.T) {
 		// The outputs against the library's, record for record.
 		wantLines, wantWET, sum, runErr := library(t, row.WARC, c.files[row.WARC], cfg.Settings)
 		if row.WARC == "missing.warc.gz" {
-			wantLines, wantWET = nil, nil
+			wantLines = []byte(`{"type":"document","file":"missing.warc.gz","directives":{"noindex":false,"nofollow":false,"noarchive":false,"nosnippet":false},"error":"no such file or directory"}` + "\n")
 			var w bytes.Buffer
-			crawl.NewWETWriter(&w, wet.Options{Gzip: true, Filename: "missing.warc.wet.gz"}).Close()
+			crawl.NewWETWriter(&w, wet.Options{Gzip: true, Filename: "missing.warc.wet.gz", Fields: cliWETFields}).Close()
 			wantWET = w.Bytes()
 		} else {
 			if (runErr != nil) != (row.Error != "") || (runErr != nil && runErr.Error() != row.Error) {
@@ -287,8 +299,14 @@ func TestPipelineOnPrism(t *testing.T) {
 			}
 		}
 		gotLines := gunzip(t, outs.JSONL)
-		if !bytes.Equal(gotLines, wantLines) {
-			g, w := strings.Split(string(gotLines), "\n"), strings.Split(string(wantLines), "\n")
+		docLines := gotLines
+		if runErr != nil {
+			// The file's own error record last (checked below, and against
+			// extract's in TestJSONLinesAreTheCLIsExtract).
+			docLines = docLines[:bytes.LastIndexByte(docLines[:len(docLines)-1], '\n')+1]
+		}
+		if !bytes.Equal(docLines, wantLines) {
+			g, w := strings.Split(string(docLines), "\n"), strings.Split(string(wantLines), "\n")
 			for i := range min(len(g), len(w)) {
 				if g[i] != w[i] {
 					t.Errorf("%s: JSON Lines record %d:\n%s\nthe library's:\n%s", row.WARC, i+1, g[i], w[i])
@@ -297,20 +315,27 @@ func TestPipelineOnPrism(t *testing.T) {
 			}
 			t.Errorf("%s: %d JSON Lines records, the library %d", row.WARC, len(g)-1, len(w)-1)
 		}
-		if n := bytes.Count(gotLines, []byte("\n")); int64(n) != row.Documents {
-			t.Errorf("%s: %d records for %d documents", row.WARC, n, row.Documents)
+		// A record per document, and one more for a file that ends in an
+		// error.
+		if n, want := bytes.Count(gotLines, []byte("\n")), row.Documents; row.Error != "" && int64(n) != want+1 || row.Error == "" && int64(n) != want {
+			t.Errorf("%s: %d records for %d documents (error %q)", row.WARC, n, row.Documents, row.Error)
 		}
 		if gotWET, err := os.ReadFile(outs.WET); err != nil || !bytes.Equal(gotWET, wantWET) {
 			t.Errorf("%s: the WET file (%d bytes, %v) is not the library's (%d bytes)", row.WARC, len(gotWET), err, len(wantWET))
 		}
 	}
 	// What the records say, for the oracle: the broken file's second page
-	// is cut short, with the text before the break.
+	// is cut short, with the text before the break; then a record named
+	// by the file says it ends in an error, the row's.
 	broken := strings.Split(strings.TrimSpace(string(gunzip(t, OutputsFor(out, "c.warc.gz").JSONL))), "\n")
-	var last crawl.Object
-	if err := json.Unmarshal([]byte(broken[len(broken)-1]), &last); err != nil || last.File != "c.warc.gz#6" ||
-		last.Error == "" || last.Text == nil || !strings.Contains(*last.Text, "Long text before the file is cut.") {
-		t.Errorf("the cut page's record: %+v (%v)", last, err)
+	var cut, end crawl.Object
+	if err := json.Unmarshal([]byte(broken[len(broken)-2]), &cut); err != nil || cut.File != "c.warc.gz#6" ||
+		cut.Error == "" || cut.Text == nil || !strings.Contains(*cut.Text, "Long text before the file is cut.") {
+		t.Errorf("the cut page's record: %+v (%v)", cut, err)
+	}
+	if err := json.Unmarshal([]byte(broken[len(broken)-1]), &end); err != nil || end.File != "c.warc.gz" ||
+		!strings.Contains(end.Error, "cut short") || end.Error != byName(rows)["c.warc.gz"].Error {
+		t.Errorf("the cut file's last record: %+v (%v)", end, err)
 	}
 
 	var report strings.Builder
@@ -325,13 +350,9 @@ func TestPipelineOnPrism(t *testing.T) {
 	if len(parquetRows) != len(rows) {
 		t.Fatalf("%d Parquet rows, %d JSON rows", len(parquetRows), len(rows))
 	}
-	byName := map[string]Row{}
-	for _, r := range rows {
-		byName[r.WARC] = r
-	}
 	for _, r := range parquetRows {
-		if byName[r.WARC] != r {
-			t.Errorf("Parquet row %+v, JSON row %+v", r, byName[r.WARC])
+		if byName(rows)[r.WARC] != r {
+			t.Errorf("Parquet row %+v, JSON row %+v", r, byName(rows)[r.WARC])
 		}
 	}
 	before := snapshot(t, out)
@@ -381,12 +402,12 @@ func TestPipelineOnPrism(t *testing.T) {
 		t.Errorf("retrying the failed: counters %v: want 2 files worked on, 2 skipped", counts)
 	}
 	again := snapshot(t, out)
-	for _, name := range []string{"a.jsonl.gz", "sub/b.warc.wet.gz"} {
+	for _, name := range []string{"a.warc.extract.jsonl.gz", "sub/b.warc.wet.gz"} {
 		if again[name] != before[name] {
 			t.Errorf("retrying the failed wrote %s again", name)
 		}
 	}
-	if again["c.summary.json"] == before["c.summary.json"] {
+	if again["c.warc.summary.json"] == before["c.warc.summary.json"] {
 		t.Errorf("retrying the failed did not work on c.warc.gz again")
 	}
 }
@@ -489,6 +510,78 @@ func TestOutputWholeOrAbsent(t *testing.T) {
 		gotWET, _ := os.ReadFile(outs.WET)
 		if !bytes.Equal(gunzip(t, outs.JSONL), wantLines) || !bytes.Equal(gotWET, wantWET) {
 			t.Errorf("after the run again, b.warc.gz's outputs are not the library's")
+		}
+	}
+}
+
+// The summary tables are written whole or not at all: a write that fails,
+// or a Close that fails (where a cloud store completes an upload), fails
+// the job and leaves no file under the table's name.
+func TestSummaryWholeOrAbsent(t *testing.T) {
+	c := newTestCrawl(t)
+	defer setFaults("", "", false)
+	for _, table := range []string{SummaryParquet, SummaryJSONL} {
+		for _, atClose := range []bool{false, true} {
+			dir := t.TempDir()
+			if atClose {
+				setFaults("", "", false)
+				setFailClose(table)
+			} else {
+				setFaults("", table, false)
+			}
+			_, err := runPipeline(t, Config{Paths: c.paths, InputBase: c.in, Output: "testfs://" + dir})
+			if err == nil || !strings.Contains(err.Error(), "(testfs)") {
+				t.Errorf("%s, failing at close %v: the job's error is %v", table, atClose, err)
+			}
+			if faults.failures != 1 {
+				t.Errorf("%s, failing at close %v: %d writes failed, want 1", table, atClose, faults.failures)
+			}
+			if _, err := os.Stat(filepath.Join(dir, table)); err == nil {
+				t.Errorf("%s, failing at close %v: written under its name", table, atClose)
+			}
+		}
+	}
+}
+
+// A WARC file whose reading fails (an I/O error) or panics costs that
+// file's row, not the job: its outputs hold the documents before, then its
+// error record, as extract writes it (the error without the file's
+// path, which the record names); the other files are worked on.
+func TestABadFileIsItsRow(t *testing.T) {
+	c := newTestCrawl(t)
+	defer setFaults("", "", false)
+	setFaults("", "", false)
+	setBadReads("b.warc.gz", "a.warc")
+	out := t.TempDir()
+	counts, err := runPipeline(t, Config{Paths: c.paths, InputBase: "testfs://" + c.in, Output: out})
+	if err != nil {
+		t.Fatalf("the job failed: %v", err)
+	}
+	if counts[MetricProcessed] != 4 || counts[MetricFailed] != 4 {
+		t.Errorf("counters %v: want 4 files worked on, 4 with an error", counts)
+	}
+	rows, err := ReadSummary(context.Background(), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"a.warc": "panic", "sub/b.warc.gz": ": input/output error"} {
+		row := byName(rows)[name]
+		lines := strings.Split(strings.TrimSuffix(string(gunzip(t, OutputsFor(out, name).JSONL)), "\n"), "\n")
+		var last crawl.Object
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(row.Error, want) || last.File != name || last.Error != row.Error || strings.Contains(last.Error, c.in) {
+			t.Errorf("%s: row error %q, last record %+v", name, row.Error, last)
+		}
+		switch {
+		case name == "a.warc":
+			// A panic leaves crawl.Run's counts unknown; the row says so.
+			if row.Documents != 0 || !strings.Contains(row.Error, "after a.warc#3") || !strings.Contains(row.Error, "the counts are not known") || len(lines) != 2 {
+				t.Errorf("%s: %d records; row %+v", name, len(lines), row)
+			}
+		case row.Documents == 0 || int64(len(lines)) != row.Documents+1:
+			t.Errorf("%s: %d records for %d documents before the error", name, len(lines), row.Documents)
 		}
 	}
 }

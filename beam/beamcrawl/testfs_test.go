@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 )
@@ -24,9 +26,17 @@ var faults struct {
 	sync.Mutex
 	// shortRead: files whose name contains it give only half their bytes.
 	shortRead string
+	// readError, readPanic: reads of files whose name contains it fail
+	// with an I/O error (as os gives it, with the file's name), or panic,
+	// after half their bytes.
+	readError, readPanic string
 	// failWrite: the next write to a file whose name contains it fails,
 	// after what it wrote; failures counts those.
 	failWrite string
+	// failClose: the next file whose name contains it is written whole,
+	// and its Close fails, as a cloud store's upload that does not
+	// complete; failures counts those too.
+	failClose string
 	failures  int
 	// noRemove: Remove does nothing, as when a worker is killed before it
 	// cleans up.
@@ -37,6 +47,24 @@ func setFaults(shortRead, failWrite string, noRemove bool) {
 	faults.Lock()
 	defer faults.Unlock()
 	faults.shortRead, faults.failWrite, faults.failures, faults.noRemove = shortRead, failWrite, 0, noRemove
+	faults.failClose, faults.readError, faults.readPanic = "", "", ""
+}
+
+// setBadReads makes reads of the files whose name contains readError fail
+// after half their bytes, and those of the files whose name contains
+// readPanic panic.
+func setBadReads(readError, readPanic string) {
+	faults.Lock()
+	defer faults.Unlock()
+	faults.readError, faults.readPanic = readError, readPanic
+}
+
+// setFailClose makes the Close of the next file whose name contains name
+// fail.
+func setFailClose(name string) {
+	faults.Lock()
+	defer faults.Unlock()
+	faults.failClose = name
 }
 
 type testFS struct{}
@@ -59,19 +87,41 @@ func (testFS) OpenRead(_ context.Context, name string) (io.ReadCloser, error) {
 		return nil, err
 	}
 	faults.Lock()
-	short := faults.shortRead != "" && strings.Contains(name, faults.shortRead)
+	has := func(s string) bool { return s != "" && strings.Contains(name, s) }
+	short, fail, panics := has(faults.shortRead), has(faults.readError), has(faults.readPanic)
 	faults.Unlock()
-	if !short {
+	if !short && !fail && !panics {
 		return f, nil
 	}
 	info, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
+	half := io.LimitReader(f, info.Size()/2)
+	if short {
+		return struct {
+			io.Reader
+			io.Closer
+		}{half, f}, nil
+	}
 	return struct {
 		io.Reader
 		io.Closer
-	}{io.LimitReader(f, info.Size()/2), f}, nil
+	}{io.MultiReader(half, badReader{name: localName(name), panics: panics}), f}, nil
+}
+
+// badReader fails, as a disk does (an *fs.PathError, as os gives it), or
+// panics.
+type badReader struct {
+	name   string
+	panics bool
+}
+
+func (r badReader) Read([]byte) (int, error) {
+	if r.panics {
+		panic("a read panics (testfs)")
+	}
+	return 0, &fs.PathError{Op: "read", Path: r.name, Err: syscall.EIO}
 }
 
 func (testFS) OpenWrite(_ context.Context, name string) (io.WriteCloser, error) {
@@ -88,6 +138,11 @@ func (testFS) OpenWrite(_ context.Context, name string) (io.WriteCloser, error) 
 		faults.failures++
 		faults.failWrite = ""
 		return &failingWriter{f: f, left: 100}, nil
+	}
+	if faults.failClose != "" && strings.Contains(name, faults.failClose) {
+		faults.failures++
+		faults.failClose = ""
+		return failingCloser{f}, nil
 	}
 	return f, nil
 }
@@ -130,3 +185,11 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 }
 
 func (w *failingWriter) Close() error { return w.f.Close() }
+
+// failingCloser writes, then fails to close.
+type failingCloser struct{ *os.File }
+
+func (w failingCloser) Close() error {
+	w.File.Close()
+	return errors.New("the upload did not complete (testfs)")
+}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
 	"runtime/debug"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/klauspost/compress/gzip"
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/aipref"
 	"github.com/robofilter/robofilter/crawl"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/input"
@@ -32,6 +34,10 @@ type Settings struct {
 	RequireProfile bool   // --require-profile
 	MaxDepth       int    // --max-depth (0: the default)
 	MaxTokenSize   int    // --max-token (0: the default)
+	// Purpose is --purpose: a label of the AI Preferences vocabulary
+	// (train-ai, ai-use, search, all); a document whose stated
+	// preferences disallow it gets no text (docs/aipref.md).
+	Purpose string
 	// Regions adds the excluded regions to each JSON Lines record.
 	Regions bool
 	// Jobs is how many documents of one WARC file are processed at once
@@ -53,6 +59,9 @@ func (s Settings) Options() (robofilter.Options, crawl.Options, error) {
 	if err != nil {
 		return robofilter.Options{}, crawl.Options{}, fmt.Errorf("dialects: %w", err)
 	}
+	if _, _, err := aipref.ParsePurpose(s.Purpose); err != nil {
+		return robofilter.Options{}, crawl.Options{}, fmt.Errorf("purpose: %w", err)
+	}
 	if s.MaxDepth < 0 || s.MaxTokenSize < 0 || s.Jobs < 0 {
 		return robofilter.Options{}, crawl.Options{}, errors.New("max depth, max token size and jobs must not be negative")
 	}
@@ -61,7 +70,7 @@ func (s Settings) Options() (robofilter.Options, crawl.Options, error) {
 		jobs = 1
 	}
 	return robofilter.Options{Agent: s.Agent, Dialects: d, RequireProfile: s.RequireProfile,
-			MaxDepth: s.MaxDepth, MaxTokenSize: s.MaxTokenSize},
+			MaxDepth: s.MaxDepth, MaxTokenSize: s.MaxTokenSize, Purpose: s.Purpose},
 		crawl.Options{Workers: jobs, Text: true, Links: true, Regions: s.Regions}, nil
 }
 
@@ -104,18 +113,25 @@ type outputError struct{ err error }
 func (e outputError) Error() string { return e.err.Error() }
 func (e outputError) Unwrap() error { return e.err }
 
+// wetFields are the WET files' warcinfo fields besides the format's own:
+// the CLI's description of the text (its software field names its version
+// too).
+var wetFields = map[string]string{"description": "the indexable text of each page: robots-excluded regions out, phrase breaks as empty lines"}
+
 // maxWARCWarningsLogged bounds the WARC reader's warnings logged for one
 // file; they are all counted.
 const maxWARCWarningsLogged = 10
 
 // ProcessFile streams the WARC file src through robofilter and writes its
 // outputs: the one-pass JSON Lines (gzip), one object per document, as
-// json.Marshal of crawl.Run's results; the WET file; last, the summary
-// row. Each is written to a temporary name and renamed, so that a name is
-// either absent or the whole file. A WARC file that cannot be opened, or
-// that ends with an error, is told in its row (with the outputs of the
-// documents before the error), not by ProcessFile's error: that is for
-// failing to write the outputs, which the runner retries.
+// json.Marshal of crawl.Run's results (what `robofilter extract --warc`
+// writes); the WET file; last, the summary row. Each is written to a
+// temporary name and renamed, so that a name is either absent or the
+// whole file. A WARC file that cannot be opened, or that ends with an
+// error, is told in its row and in a last JSON Lines object named by the
+// file, as extract tells it (after the outputs of the documents before
+// the error), not by ProcessFile's error: that is for failing to write the
+// outputs, which the runner retries.
 func ProcessFile(ctx context.Context, src, name string, outs Outputs, set Settings) (Row, error) {
 	start := time.Now()
 	opts, copts, err := set.Options()
@@ -140,7 +156,7 @@ func ProcessFile(ctx context.Context, src, name string, outs Outputs, set Settin
 
 	gz := gzip.NewWriter(jsonl.buf)
 	lines := bufio.NewWriterSize(gz, 64<<10)
-	wetw := crawl.NewWETWriter(wetFile.buf, wet.Options{Gzip: true, Filename: path.Base(outs.WET)})
+	wetw := crawl.NewWETWriter(wetFile.buf, wet.Options{Gzip: true, Filename: path.Base(outs.WET), Fields: wetFields})
 	deliver := func(r *crawl.Result) error {
 		b, err := json.Marshal(r)
 		if err != nil {
@@ -164,6 +180,16 @@ func ProcessFile(ctx context.Context, src, name string, outs Outputs, set Settin
 		}
 		row.Error = err.Error()
 		log.Warnf(ctx, "%s: %v", name, err)
+		// As extract writes it: after the documents read, a record named
+		// by the file says why there are no more, for whoever reads only
+		// the JSON Lines.
+		b, merr := json.Marshal(crawl.Object{Type: "document", File: name, Error: bareError(err).Error()})
+		if merr == nil {
+			_, merr = lines.Write(append(b, '\n'))
+		}
+		if merr != nil {
+			return Row{}, fmt.Errorf("%s: writing its outputs: %w", name, merr)
+		}
 	}
 
 	for _, err := range []error{lines.Flush(), gz.Close(), jsonl.close(), wetw.Close(), wetFile.close()} {
@@ -184,6 +210,27 @@ func ProcessFile(ctx context.Context, src, name string, outs Outputs, set Settin
 	return row, nil
 }
 
+// bareError drops the "op NAME: " of an error about a local file, as the
+// CLI does in its records: the record names the file already.
+func bareError(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// bareReadErrors gives a file's read errors without the "read NAME: "
+// before them, as the CLI's readers do.
+type bareReadErrors struct{ io.Reader }
+
+func (r bareReadErrors) Read(p []byte) (int, error) {
+	n, err := r.Reader.Read(p)
+	if err != nil && err != io.EOF {
+		err = bareError(err)
+	}
+	return n, err
+}
+
 // readWARC opens the WARC file and runs its documents through crawl.Run,
 // counting into row. Its error is the input's (the file could not be
 // opened, ended early, or processing it panicked) or an outputError.
@@ -198,7 +245,7 @@ func readWARC(ctx context.Context, src, name string, opts robofilter.Options, co
 		return err
 	}
 	defer rc.Close()
-	counted := &countingReader{r: rc}
+	counted := &countingReader{r: bareReadErrors{rc}}
 	defer func() { row.WARCBytes = counted.n }()
 
 	in := input.NewReader(name, counted, input.WARC, opts)

@@ -8,8 +8,9 @@ import (
 )
 
 // Small WARC files shaped as Common Crawl writes them (warcinfo; request,
-// response, metadata per page), written here: the root module's
-// generator is internal to it.
+// response, metadata per page), written here record by record, so that
+// the tests know what each holds (internal/warcgen's crawls, in
+// extract_test.go, are larger and known only by their bytes).
 
 // warcRecord is one WARC record.
 func warcRecord(typ, uri, contentType, block string, id int, fields ...string) []byte {

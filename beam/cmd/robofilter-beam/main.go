@@ -36,6 +36,7 @@ var (
 	profile   = flag.Bool("require-profile", false, "honour the Robot Exclusion Profile's classes only when <head profile> names the profile")
 	maxDepth  = flag.Int("max-depth", 0, "nesting limit (0: the default, 250,000 levels)")
 	maxToken  = flag.Int("max-token", 0, "longest tag, DOCTYPE or CDATA section in bytes (0: the default, 16 MiB)")
+	purpose   = flag.String("purpose", "", "the use you have in mind, a label of the AI Preferences vocabulary (train-ai, ai-use, search, all): a document whose stated preferences disallow it gets no text (its record says why)")
 	regions   = flag.Bool("regions", false, "add the excluded regions to each JSON Lines record")
 	jobs      = flag.Int("jobs", 1, "documents of one WARC file processed at once (the runner works on several files at once already)")
 )
@@ -57,7 +58,7 @@ func main() {
 	cfg := beamcrawl.Config{Paths: *paths, InputBase: *inputBase, Input: *inputGlob, Output: *output,
 		Resume: *resume, RetryFailed: *retry,
 		Settings: beamcrawl.Settings{Agent: *agent, Dialects: *dialects, RequireProfile: *profile,
-			MaxDepth: *maxDepth, MaxTokenSize: *maxToken, Regions: *regions, Jobs: *jobs}}
+			MaxDepth: *maxDepth, MaxTokenSize: *maxToken, Purpose: *purpose, Regions: *regions, Jobs: *jobs}}
 	if err := cfg.Check(); err != nil {
 		fmt.Fprintln(os.Stderr, "robofilter-beam:", err)
 		os.Exit(2)
@@ -99,7 +100,9 @@ func run(ctx context.Context, cfg beamcrawl.Config) int {
 	if dryRun || flagSet("async") || flagSet("execute_async") {
 		return 0
 	}
-	if res != nil {
+	if res == nil {
+		fmt.Fprintln(os.Stderr, "robofilter-beam: the runner gave no metrics: how many WARC files were worked on and how many skipped as done before (--resume) is not known")
+	} else {
 		counts := map[string]int64{}
 		for _, c := range res.Metrics().AllMetrics().Counters() {
 			if c.Key.Namespace == beamcrawl.MetricsNamespace {
