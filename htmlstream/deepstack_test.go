@@ -172,11 +172,6 @@ func TestStackIndexChangesNoStep(t *testing.T) {
 	}
 }
 
-func dirExists(dir string) bool {
-	_, err := os.Stat(dir)
-	return err == nil
-}
-
 // FuzzStackIndex: on any input, the index from a low depth changes no step
 // of tree construction.
 func FuzzStackIndex(f *testing.F) {

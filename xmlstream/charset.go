@@ -363,7 +363,7 @@ func unclosedDeclaration(head []byte) bool {
 // of head (after a UTF-8 byte order mark and white space, which the
 // scanner takes with a warning). Only a well-formed declaration counts:
 // one that breaks the rules of [23] XMLDecl is an error at that
-// declaration (scanner.go), and its encoding is not used.
+// declaration (markup.go), and its encoding is not used.
 func declaredEncoding(head []byte) (string, bool) {
 	head = declStart(head)
 	if !bytes.HasPrefix(head, []byte("<?xml")) || len(head) < 6 || !isS(head[5]) {

@@ -291,9 +291,10 @@ func (w *wordCounter) Write(p []byte) (int, error) {
 }
 
 // verdict is the answer to the author's questions, first on every form
-// of the report; in JSON Lines, the "verdict" record.
+// of the report; in JSON Lines, the "page_verdict" record (allowed's
+// "verdict" is another: a URL's under robots.txt).
 type verdict struct {
-	Type string `json:"type"` // "verdict"
+	Type string `json:"type"` // "page_verdict"
 	File string `json:"file"`
 	// Indexed, Followed and Archived: the document-level rules let the
 	// page be indexed, its links followed, a copy archived (and snippets
@@ -324,7 +325,7 @@ type verdict struct {
 
 func (ck *checkDoc) verdict(res *robofilter.Result) verdict {
 	d := res.Directives
-	v := verdict{Type: "verdict", File: ck.name, Indexed: !d.NoIndex, Followed: !d.NoFollow, Archived: !d.NoArchive && !d.NoSnippet,
+	v := verdict{Type: "page_verdict", File: ck.name, Indexed: !d.NoIndex, Followed: !d.NoFollow, Archived: !d.NoArchive && !d.NoSnippet,
 		IndexedBytes: ck.indexed.n, SnippetBytes: ck.snippet.n, TextBytes: ck.indexed.n + ck.excluded.n,
 		Links: ck.allLinks, LinksFollowed: ck.followed, Regions: ck.regionCount}
 	for reason, n := range ck.notFollowed {

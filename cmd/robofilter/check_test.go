@@ -92,15 +92,15 @@ func TestCheckVerdictIsWhatTextArchiveAndLinksSay(t *testing.T) {
 		t.Run(filepath.Base(page), func(t *testing.T) {
 			var v verdict
 			for _, r := range jsonlRecords(t, "check", "-q", "--format", "jsonl", page) {
-				if r["type"] == "verdict" {
+				if r["type"] == "page_verdict" {
 					b, _ := json.Marshal(r)
 					json.Unmarshal(b, &v)
 				}
 			}
-			if v.Type != "verdict" {
+			if v.Type != "page_verdict" {
 				t.Fatal("no verdict record")
 			}
-			want := verdict{Type: "verdict", File: page, Indexed: v.Indexed, Followed: v.Followed, Archived: v.Archived, Regions: v.Regions, Leaks: v.Leaks}
+			want := verdict{Type: "page_verdict", File: page, Indexed: v.Indexed, Followed: v.Followed, Archived: v.Archived, Regions: v.Regions, Leaks: v.Leaks}
 			want.IndexedBytes = textWordBytes(jsonlRecords(t, "text", "-q", "--format", "jsonl", page), "")
 			want.SnippetBytes = textWordBytes(jsonlRecords(t, "archive", "-q", "--text", "--ellipsis", ell, "--format", "jsonl", page), ell)
 			for _, r := range jsonlRecords(t, "links", "-q", "--all", "--format", "jsonl", page) {
@@ -205,7 +205,7 @@ func TestCheckLeakWarningsAreTheCoresWarnings(t *testing.T) {
 	}
 	late := `<html><body><p>text</p><meta name=robots content=noindex>`
 	for _, r := range jsonlRecords(t, "check", "-q", "--format", "jsonl", writeFile(t, t.TempDir(), "late.html", late)) {
-		if r["type"] == "verdict" && r["leaks"] != float64(1) {
+		if r["type"] == "page_verdict" && r["leaks"] != float64(1) {
 			t.Errorf("a META after content: leaks %v", r["leaks"])
 		}
 	}

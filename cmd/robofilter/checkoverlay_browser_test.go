@@ -243,7 +243,7 @@ func jsonlRegions(t *testing.T, out string) (ids []string, v verdict) {
 		switch rec.Type {
 		case "region":
 			ids = append(ids, fmt.Sprintf("%d:%d", rec.Line, rec.Col))
-		case "verdict":
+		case "page_verdict":
 			json.Unmarshal(sc.Bytes(), &v)
 		}
 	}

@@ -22,6 +22,9 @@ func (rc *runConfig) forEachFile(c *cli.Context, fn documentFunc) error {
 	names := rc.inputs
 	rc.startProgress(c, names)
 	defer rc.progress.done()
+	if rc.jobs > 1 && rc.lanes(names) > 1 {
+		return rc.endOutputs(rc.forEachFileInLanes(c, names, fn))
+	}
 	if rc.jobs > 1 && !rc.page && rc.entries == "" {
 		return rc.endOutputs(rc.forEachFileInParallel(c, names, fn))
 	}

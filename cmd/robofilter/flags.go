@@ -126,8 +126,13 @@ type runConfig struct {
 	onePass *crawl.Options
 	// inputs are the files named, and those --files-from lists (outputs.go).
 	inputs []string
-	// outputs, with --output-dir, is where each input's output goes.
+	// outputs, with --output-dir, is where each input's output goes;
+	// outFile is the output being written (beginOutput); inLane: the run
+	// is one input's in a lane (lanes.go), whose output is renamed to its
+	// name by the run's, in input order.
 	outputs *outputs
+	outFile *outFile
+	inLane  bool
 	// outBuf and errBuf hold a child's output (jobs.go); siteDecided says
 	// the site files' decision was made as the sources were read.
 	outBuf, errBuf *bytes.Buffer
@@ -346,6 +351,6 @@ func (rc *runConfig) inputsAndOutputs(c *cli.Context, format string) error {
 	case slices.Contains(rc.inputs, "-"):
 		return cli.Exit("--output-dir writes an output per input file: name the files (standard input has no name to give its output)", exitUsage)
 	}
-	rc.outputs = &outputs{dir: dir, ext: outputExt(c.Command.Name, format), gzip: c.Bool("gzip"), resume: c.Bool("resume"), names: map[string]string{}}
+	rc.outputs = &outputs{dir: dir, ext: outputExt(c.Command.Name, format), gzip: c.Bool("gzip"), resume: c.Bool("resume"), names: map[string]string{}, created: map[string]bool{}}
 	return nil
 }

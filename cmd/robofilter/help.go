@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 )
@@ -62,13 +63,16 @@ func flagString(f cli.Flag) string {
 	return s + "\t" + usage
 }
 
-// The errors of Go's flag package, which urfave/cli passes on; they
-// write every flag with one dash.
-var (
-	unknownFlag  = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
-	missingValue = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
-	badValue     = regexp.MustCompile(`^invalid value "(.*)" for flag -+([^:]*): (.*)$`)
-)
+// flagErrors match the errors of Go's flag package, which urfave/cli
+// passes on; they write every flag with one dash. Compiled when a usage
+// error needs them, not at every start (a process a file pays its start
+// for each file).
+var flagErrors = sync.OnceValue(func() (e struct{ unknownFlag, missingValue, badValue *regexp.Regexp }) {
+	e.unknownFlag = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	e.missingValue = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+	e.badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -+([^:]*): (.*)$`)
+	return e
+})
 
 // usageMessage rewrites a usage error of the flag parser for the user:
 // a flag spelt as it was written (--bogus, not -bogus), the nearest flag
@@ -84,7 +88,8 @@ func usageMessage(c *cli.Context, args []string, err error) string {
 		flags = c.App.Flags
 	}
 	see := " (see " + command + " --help)"
-	if m := unknownFlag.FindStringSubmatch(msg); m != nil {
+	fe := flagErrors()
+	if m := fe.unknownFlag.FindStringSubmatch(msg); m != nil {
 		name := m[1]
 		s := fmt.Sprintf("unknown flag %s", asWritten(args, name))
 		if near := nearestFlag(name, flags); near != "" {
@@ -92,10 +97,10 @@ func usageMessage(c *cli.Context, args []string, err error) string {
 		}
 		return s + see
 	}
-	if m := missingValue.FindStringSubmatch(msg); m != nil {
+	if m := fe.missingValue.FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("%s needs a value%s", asWritten(args, m[1]), see)
 	}
-	if m := badValue.FindStringSubmatch(msg); m != nil {
+	if m := fe.badValue.FindStringSubmatch(msg); m != nil {
 		why := m[3]
 		if strings.Contains(why, "parse error") || strings.Contains(why, "invalid syntax") {
 			why = "not a whole number"

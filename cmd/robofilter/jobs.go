@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/robofilter/robofilter/crawl"
 	"github.com/robofilter/robofilter/filter"
@@ -22,7 +24,8 @@ import (
 // buffers are written out in input order (package pipeline), so that
 // standard output and standard error are those of --jobs 1, byte for
 // byte. What the reading says before a document (a WARC file's warnings,
-// notes) is buffered with it too.
+// notes) is buffered with it too. With --output-dir, several files are
+// read at once, each as here (lanes.go).
 
 // child is a runConfig for one document on a worker, or for what comes
 // before one: its output goes to buffers that take writes out. rc is the
@@ -105,13 +108,19 @@ type jobDone struct {
 // forEachFileInParallel is forEachFile with --jobs N > 1.
 func (rc *runConfig) forEachFileInParallel(c *cli.Context, names []string, fn documentFunc) error {
 	proto := *rc // what children start from (child)
-	files := &fileSources{rc: rc, proto: &proto, c: c, names: names, fn: fn}
+	return rc.runSources(&fileSources{rc: rc, proto: &proto, c: c, names: names, fn: fn})
+}
+
+// runSources processes what files gives, on rc.jobs workers.
+func (rc *runConfig) runSources(files *fileSources) error {
 	defer files.close()
 	failed := false
 	var writeErr error
+	begun := 0 // outputs begun
 	err := pipeline.Run(rc.jobs, files.next, files.work, func(d *jobDone) error {
 		if d.output != nil {
 			rc.beginOutput(d.output)
+			begun++
 		}
 		if err := rc.take(d.before); err != nil {
 			writeErr = err
@@ -131,7 +140,14 @@ func (rc *runConfig) forEachFileInParallel(c *cli.Context, names []string, fn do
 		}
 		return nil
 	})
-	if err == nil {
+	if err != nil {
+		// The run ends at an output: those made for the inputs read
+		// ahead of it are not left, as --jobs 1 would not have made them.
+		for _, of := range files.created[begun:] {
+			of.file.Close()
+			os.Remove(of.temp)
+		}
+	} else {
 		err = rc.stdout.Flush()
 		if err != nil {
 			writeErr = err
@@ -205,6 +221,9 @@ type fileSources struct {
 	ww      *warcWarnings // the WARC file's warnings
 	skipped bool          // the file's skip note was given
 	output  *outFile      // the input's output, for its first job
+	created []*outFile    // the outputs made, in input order
+	opened  *openedInput  // in a lane: its input, opened already
+	stopped *atomic.Bool  // in a lane: set, the lane stops reading
 }
 
 // newJob makes the next job, with what came before it (and the input's
@@ -227,6 +246,9 @@ func (f *fileSources) close() {
 func (f *fileSources) next() (*job, bool, error) {
 	rc := f.rc
 	for {
+		if f.stopped != nil && f.stopped.Load() {
+			return nil, false, io.EOF
+		}
 		if f.before == nil {
 			f.before = f.proto.child()
 			if f.ww != nil {
@@ -264,36 +286,84 @@ func (f *fileSources) next() (*job, bool, error) {
 	}
 }
 
-// open opens the next input, as forEachFile and documents do; it reports
-// whether it failed (reported in the before buffers). An input whose
-// output exists (--resume) is passed over, said so.
+// open opens the next input, as forEachFile and documents do (or takes
+// the one a lane was given, opened already); it reports whether it failed
+// (reported in the before buffers).
 func (f *fileSources) open() bool {
-	rc, name := f.rc, f.names[f.i]
+	name := f.names[f.i]
 	f.i++
-	if rc.outputs != nil && rc.outputs.done(name, f.before.stderr, rc.quiet) {
-		return false
+	oi := f.opened
+	f.opened = nil
+	if oi == nil {
+		var failed bool
+		if oi, failed = f.rc.openNext(f.c, name, f.before); failed {
+			return true
+		}
+		if oi == nil {
+			return false
+		}
 	}
-	var r io.Reader
+	f.start(oi)
+	return false
+}
+
+// openedInput is an input opened for reading, with its output file (with
+// --output-dir).
+type openedInput struct {
+	name   string    // as messages name it
+	r      io.Reader // its bytes
+	closer io.Closer // its file (nil: standard input)
+	output *outFile
+}
+
+// testInputReader, when a test sets it, is given every input file as it
+// is opened, and gives the reader to read it with.
+var testInputReader func(name string, r io.Reader) io.Reader
+
+// openNext opens an input, saying on msgs what goes wrong: nil and
+// false when it is passed over because its output exists (--resume,
+// said so), nil and true when it failed (reported). What it does depends
+// on the inputs before (the outputs' names): inputs are opened in input
+// order.
+func (rc *runConfig) openNext(c *cli.Context, name string, msgs *runConfig) (*openedInput, bool) {
+	if rc.outputs != nil && rc.outputs.done(name, msgs.stderr, rc.quiet) {
+		return nil, false
+	}
+	oi := &openedInput{name: name}
 	if name == "-" {
-		r = bareReadErrors{f.c.App.Reader}
-		name = rc.stdinName
+		oi.r = bareReadErrors{c.App.Reader}
+		oi.name = rc.stdinName
 	} else {
 		file, err := openInput(name)
 		if err != nil {
-			f.before.unprocessed(name, err)
-			return true
+			msgs.unprocessed(name, err)
+			return nil, true
 		}
-		f.closer = file
-		r = bareReadErrors{file}
+		oi.closer, oi.r = file, bareReadErrors{file}
+		if testInputReader != nil {
+			oi.r = testInputReader(name, oi.r)
+		}
 	}
 	if rc.outputs != nil {
-		of, err := rc.outputs.create(name)
+		of, err := rc.outputs.create(oi.name)
 		if err != nil {
-			f.before.reportError(name, err)
-			f.close()
-			return true
+			msgs.reportError(oi.name, err)
+			if oi.closer != nil {
+				oi.closer.Close()
+			}
+			return nil, true
 		}
-		f.output = of
+		oi.output = of
+	}
+	return oi, false
+}
+
+// start begins reading an opened input.
+func (f *fileSources) start(oi *openedInput) {
+	rc, name, r := f.rc, oi.name, oi.r
+	f.closer, f.output = oi.closer, oi.output
+	if oi.output != nil {
+		f.created = append(f.created, oi.output)
 	}
 	if rc.progress != nil {
 		r = progressReader{r, rc.progress}
@@ -319,7 +389,6 @@ func (f *fileSources) open() bool {
 			s.(*stderrWarnings).warn(w)
 		}
 	}
-	return false
 }
 
 // endInput ends the input being read: its WARC warnings' count, its file.

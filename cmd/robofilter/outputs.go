@@ -69,7 +69,11 @@ type outputs struct {
 	gzip   bool   // compressed (a WET file's records each a gzip member)
 	resume bool
 	names  map[string]string // output → the input that has it
-	cur    *outFile          // the output being written
+	// created: the outputs made in this run. Each gets its name when
+	// complete, or the run ends there: --resume takes one as done for a
+	// later input of the same output name, as if it had its name already
+	// (lanes.go opens an input before those before it are done).
+	created map[string]bool
 }
 
 // outFile is one input's output file, written under a temporary name.
@@ -100,7 +104,7 @@ func (o *outputs) done(input string, w io.Writer, quiet bool) bool {
 	if !o.resume {
 		return false
 	}
-	if _, err := os.Stat(o.outputName(input)); err != nil {
+	if _, err := os.Stat(o.outputName(input)); err != nil && !o.created[o.outputName(input)] {
 		return false
 	}
 	if !quiet {
@@ -126,13 +130,14 @@ func (o *outputs) create(input string) (*outFile, error) {
 	if err != nil {
 		return nil, bareError(err)
 	}
+	o.created[final] = true
 	return &outFile{input: input, temp: temp, final: final, file: f}, nil
 }
 
 // beginOutput makes rc write to an input's output file.
 func (rc *runConfig) beginOutput(of *outFile) {
 	o := rc.outputs
-	o.cur = of
+	rc.outFile = of
 	var w io.Writer = of.file
 	if o.gzip && rc.wet == nil {
 		of.gz, _ = gzip.NewWriterLevel(of.file, gzip.DefaultCompression)
@@ -146,13 +151,14 @@ func (rc *runConfig) beginOutput(of *outFile) {
 }
 
 // endOutput completes the output being written: its last records (a WET
-// file's counts), then the file, renamed to its name.
+// file's counts), then the file, renamed to its name (in a lane, the
+// file is renamed when the files before it are done: renameOutput).
 func (rc *runConfig) endOutput() error {
-	of := rc.outputs.cur
+	of := rc.outFile
 	if of == nil {
 		return nil
 	}
-	rc.outputs.cur = nil
+	rc.outFile = nil
 	var err error
 	if rc.wet != nil {
 		err = rc.wet.finish()
@@ -165,15 +171,28 @@ func (rc *runConfig) endOutput() error {
 			err = gerr
 		}
 	}
+	if err == nil {
+		// On the disk before it has its name: after a crash, a file of
+		// the output's name is complete (--resume trusts it).
+		err = of.file.Sync()
+	}
 	if cerr := of.file.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil {
+	if err == nil && !rc.inLane {
 		err = os.Rename(of.temp, of.final)
 	}
 	// Between outputs, nothing goes to standard output.
 	rc.stdout = bufio.NewWriter(io.Discard)
 	if err != nil {
+		return cli.Exit(fmt.Sprintf("writing %s: %v", of.final, err), exitFailure)
+	}
+	return nil
+}
+
+// renameOutput gives a complete output, written in a lane, its name.
+func renameOutput(of *outFile) error {
+	if err := os.Rename(of.temp, of.final); err != nil {
 		return cli.Exit(fmt.Sprintf("writing %s: %v", of.final, err), exitFailure)
 	}
 	return nil

@@ -26,8 +26,8 @@ func osTerminal(w io.Writer) bool {
 // drawn in the goroutines that count (no goroutine of its own), so that a
 // message and the line never interleave.
 type progress struct {
-	// mu: with --jobs, inputs are read on one goroutine and documents
-	// written out on another.
+	// mu: with --jobs, inputs are read on one goroutine (on several:
+	// lanes.go) and documents written out on another.
 	mu    sync.Mutex
 	w     io.Writer
 	total int64 // the inputs' bytes; -1: not known
@@ -149,8 +149,13 @@ type progressWriter struct {
 	p *progress
 }
 
+// The line is cleared and the message written under the lock: a count
+// on another goroutine (a lane's reading) draws the line after it, not
+// between.
 func (pw progressWriter) Write(b []byte) (int, error) {
-	pw.p.clear()
+	pw.p.mu.Lock()
+	defer pw.p.mu.Unlock()
+	pw.p.erase()
 	return pw.w.Write(b)
 }
 

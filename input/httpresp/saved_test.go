@@ -33,17 +33,17 @@ func FuzzReadHTTPResponse(f *testing.F) {
 	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Encoding: br\r\nContent-Length: 3\r\n\r\n<p>decoded"))
 	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Encoding: zstd\r\n\r\n(\xb5/\xfd"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		read := func(r io.Reader) (*http.Response, []byte, error, []string) {
+		read := func(r io.Reader) (*http.Response, []byte, []string, error) {
 			var warnings []string
 			resp, err := ReadSaved(r, "the input", func(msg string) { warnings = append(warnings, msg) })
 			if err != nil {
-				return nil, nil, err, warnings
+				return nil, nil, warnings, err
 			}
 			body, err := io.ReadAll(resp.Body)
-			return resp, body, err, warnings
+			return resp, body, warnings, err
 		}
-		resp, body, err, warnings := read(bytes.NewReader(in))
-		resp1, body1, err1, warnings1 := read(iotest.OneByteReader(bytes.NewReader(in)))
+		resp, body, warnings, err := read(bytes.NewReader(in))
+		resp1, body1, warnings1, err1 := read(iotest.OneByteReader(bytes.NewReader(in)))
 		if (err == nil) != (err1 == nil) || !bytes.Equal(body, body1) || !slices.Equal(warnings, warnings1) ||
 			resp != nil && (resp.StatusCode != resp1.StatusCode || fmt.Sprint(resp.Header) != fmt.Sprint(resp1.Header)) {
 			t.Fatalf("whole and a byte at a time differ: %v %q %q / %v %q %q", err, body, warnings, err1, body1, warnings1)

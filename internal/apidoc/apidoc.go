@@ -12,7 +12,6 @@ import (
 	"go/doc"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -21,8 +20,8 @@ import (
 
 // Packages are the library's packages, in the order docs/api.md lists
 // them: the façade first, then the layers.
-var Packages = []string{".", "feed", "input", "input/httpresp", "input/warc", "weburl", "robotstxt", "aipref",
-	"filter", "htmlstream", "xmlstream", "elements", "phrase"}
+var Packages = []string{".", "feed", "input", "input/httpresp", "input/warc", "crawl", "pipeline", "wet",
+	"weburl", "robotstxt", "aipref", "filter", "htmlstream", "xmlstream", "elements", "phrase"}
 
 // Write renders the public surface of the packages under root (the
 // module's folder).
@@ -49,28 +48,30 @@ func Write(root string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// load reads a package's non-test files.
+// load reads a package's non-test files (none of the listed packages
+// has build constraints: go/build's matching is not needed).
 func load(dir string) (*doc.Package, error) {
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.ParseComments)
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range pkgs {
-		var files []*ast.File
-		names := make([]string, 0, len(p.Files))
-		for name := range p.Files {
-			names = append(names, name)
+	sort.Strings(names)
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
 		}
-		sort.Strings(names)
-		for _, name := range names {
-			files = append(files, p.Files[name])
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			return nil, err
 		}
-		return doc.NewFromFiles(fset, files, "x")
+		files = append(files, f)
 	}
-	return nil, fmt.Errorf("%s: no package", dir)
+	if len(files) == 0 {
+		return nil, fmt.Errorf("%s: no package", dir)
+	}
+	return doc.NewFromFiles(fset, files, "x")
 }
 
 type item struct{ name, sentence string }
