@@ -585,3 +585,19 @@ func TestABadFileIsItsRow(t *testing.T) {
 		}
 	}
 }
+
+// Every output is synced to the disk before it is renamed to its name:
+// after a crash, a file of an output's name is whole, as --resume takes
+// it to be.
+func TestOutputsSyncedBeforeTheirRename(t *testing.T) {
+	c := newTestCrawl(t)
+	defer setFaults("", "", false)
+	setFaults("", "", false)
+	if _, err := runPipeline(t, Config{Paths: c.paths, InputBase: c.in, Output: "testfs://" + t.TempDir()}); err != nil {
+		t.Fatal(err)
+	}
+	// 3 outputs for each of the 4 files, and the 2 tables.
+	if faults.renames != 14 || len(faults.renamedUnsynced) > 0 {
+		t.Errorf("%d renames; renamed before they were synced: %q", faults.renames, faults.renamedUnsynced)
+	}
+}

@@ -41,6 +41,11 @@ var faults struct {
 	// noRemove: Remove does nothing, as when a worker is killed before it
 	// cleans up.
 	noRemove bool
+	// synced: the files whose Sync was called; renamedUnsynced, those
+	// renamed to their name before.
+	synced          map[string]bool
+	renames         int
+	renamedUnsynced []string
 }
 
 func setFaults(shortRead, failWrite string, noRemove bool) {
@@ -48,6 +53,7 @@ func setFaults(shortRead, failWrite string, noRemove bool) {
 	defer faults.Unlock()
 	faults.shortRead, faults.failWrite, faults.failures, faults.noRemove = shortRead, failWrite, 0, noRemove
 	faults.failClose, faults.readError, faults.readPanic = "", "", ""
+	faults.synced, faults.renames, faults.renamedUnsynced = map[string]bool{}, 0, nil
 }
 
 // setBadReads makes reads of the files whose name contains readError fail
@@ -144,7 +150,7 @@ func (testFS) OpenWrite(_ context.Context, name string) (io.WriteCloser, error) 
 		faults.failClose = ""
 		return failingCloser{f}, nil
 	}
-	return f, nil
+	return syncedFile{f, name}, nil
 }
 
 func (testFS) Size(_ context.Context, name string) (int64, error) {
@@ -165,7 +171,29 @@ func (testFS) Remove(_ context.Context, name string) error {
 }
 
 func (testFS) Rename(_ context.Context, from, to string) error {
+	faults.Lock()
+	faults.renames++
+	if !faults.synced[from] {
+		faults.renamedUnsynced = append(faults.renamedUnsynced, from)
+	}
+	faults.Unlock()
 	return os.Rename(localName(from), localName(to))
+}
+
+// syncedFile notes its Sync calls.
+type syncedFile struct {
+	*os.File
+	name string
+}
+
+func (f syncedFile) Sync() error {
+	faults.Lock()
+	if faults.synced == nil {
+		faults.synced = map[string]bool{}
+	}
+	faults.synced[f.name] = true
+	faults.Unlock()
+	return f.File.Sync()
 }
 
 // failingWriter writes left bytes, then fails, as a disk that fills up.

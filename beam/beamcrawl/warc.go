@@ -299,11 +299,17 @@ func createTemp(ctx context.Context, fs filesystem.Interface, final string) (*te
 
 func (t *tempFile) close() error {
 	t.closed = true
-	if err := t.buf.Flush(); err != nil {
-		t.w.Close()
-		return err
+	err := t.buf.Flush()
+	if s, ok := t.w.(interface{ Sync() error }); ok && err == nil {
+		// A local file is on the disk before it has its name: after a
+		// crash, a file of an output's name is whole, as --resume takes
+		// it to be. (A cloud store's object exists once Close returns.)
+		err = s.Sync()
 	}
-	return t.w.Close()
+	if cerr := t.w.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func (t *tempFile) commit(ctx context.Context) error {
