@@ -19,8 +19,11 @@ import (
 	"encoding/base32"
 	"fmt"
 	"io"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/klauspost/compress/gzip"
 )
@@ -34,7 +37,10 @@ type Options struct {
 	Filename string
 	// Date is the warcinfo record's WARC-Date, as WARC writes it
 	// (2006-01-02T15:04:05Z): when the input was made, for a file that is
-	// a function of its input.
+	// a function of its input. Empty: the time SOURCE_DATE_EPOCH names
+	// (seconds since 1970, the reproducible-builds convention) when it is
+	// set, else now, when the record is made (the field is mandatory; an
+	// input without a dated page has no better).
 	Date string
 	// Fields are more of the warcinfo record's fields (software,
 	// isPartOf, description …), written in the order of their names after
@@ -69,6 +75,9 @@ type Writer struct {
 // NewWriter writes the warcinfo record to w and returns a Writer for the
 // pages.
 func NewWriter(w io.Writer, opts Options) (*Writer, error) {
+	if opts.Date == "" {
+		opts.Date = undatedDate()
+	}
 	wr := &Writer{w: w, opts: opts, counts: map[string]int64{}}
 	if opts.Gzip {
 		wr.gz, _ = gzip.NewWriterLevel(io.Discard, gzip.DefaultCompression)
@@ -264,4 +273,17 @@ func fieldName(name string) string {
 		}
 		return '-'
 	}, name)
+}
+
+// undatedDate is the WARC-Date of a file whose input gave no date:
+// SOURCE_DATE_EPOCH's when it is set (so that such a file is the same
+// from run to run too), else now.
+func undatedDate() string {
+	t := time.Now()
+	if v := os.Getenv("SOURCE_DATE_EPOCH"); v != "" {
+		if sec, err := strconv.ParseInt(v, 10, 64); err == nil {
+			t = time.Unix(sec, 0)
+		}
+	}
+	return t.UTC().Format("2006-01-02T15:04:05Z")
 }

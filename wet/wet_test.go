@@ -187,3 +187,51 @@ func TestEncodedPagesAreWrittenPages(t *testing.T) {
 		}
 	}
 }
+
+// A file without a date (an input with no dated page) still gives every
+// record the mandatory WARC-Date: when the file was made.
+func TestUndatedFileIsDatedNow(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "")
+	var b bytes.Buffer
+	before := time.Now().UTC().Truncate(time.Second)
+	w, err := NewWriter(&b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	after := time.Now().UTC()
+	records := strings.Split(b.String(), "WARC/1.0\r\n")[1:]
+	if len(records) != 2 {
+		t.Fatalf("%d records, want warcinfo and metadata:\n%s", len(records), b.String())
+	}
+	for _, r := range records {
+		i := strings.Index(r, "\r\nWARC-Date: ")
+		if i < 0 {
+			t.Fatalf("a record without WARC-Date:\n%s", r)
+		}
+		v := r[i+len("\r\nWARC-Date: "):]
+		v = v[:strings.Index(v, "\r\n")]
+		d, err := time.Parse("2006-01-02T15:04:05Z", v)
+		if err != nil || d.Before(before) || d.After(after) {
+			t.Errorf("WARC-Date %q (%v): want the time the file was made", v, err)
+		}
+	}
+}
+
+// SOURCE_DATE_EPOCH dates a file without a date, as it dates builds.
+func TestUndatedFileAndSourceDateEpoch(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1700000000")
+	var b bytes.Buffer
+	w, err := NewWriter(&b, Options{})
+	if err == nil {
+		err = w.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "\r\nWARC-Date: 2023-11-14T22:13:20Z\r\n"); n != 2 {
+		t.Errorf("%d records dated by SOURCE_DATE_EPOCH, want 2:\n%s", n, b.String())
+	}
+}

@@ -28,6 +28,9 @@ type wetOut struct {
 	// page).
 	counts map[string]int64
 	order  []string
+	// date is the first document's WARC-Date: the warcinfo record's, as
+	// crawl.WETWriter dates it, whether that document has text or not.
+	date string
 }
 
 // wetPages is what one document (or a child's documents) gives the
@@ -94,11 +97,14 @@ func (rc *runConfig) wetDocument(res *robofilter.Result, err error, text []byte)
 // clears it.
 func (rc *runConfig) writeWET(p *wetPages) error {
 	o := rc.wet
+	if o.date == "" {
+		o.date = p.date
+	}
 	if p.pages == 0 && len(p.order) == 0 {
 		return o.err
 	}
 	if o.ww == nil && p.pages > 0 {
-		o.start(p.date)
+		o.start()
 	}
 	for _, name := range p.order {
 		o.count(name, p.counts[name])
@@ -110,11 +116,11 @@ func (rc *runConfig) writeWET(p *wetPages) error {
 	return o.err
 }
 
-func (o *wetOut) start(date string) {
+func (o *wetOut) start() {
 	if o.ww != nil || o.err != nil {
 		return
 	}
-	o.ww, o.err = wet.NewWriter(o.w, wet.Options{Gzip: o.gzip, Filename: o.filename, Date: date,
+	o.ww, o.err = wet.NewWriter(o.w, wet.Options{Gzip: o.gzip, Filename: o.filename, Date: o.date,
 		Fields: map[string]string{"software": "robofilter " + version,
 			"description": "the indexable text of each page: robots-excluded regions out, phrase breaks as empty lines"}})
 	for _, name := range o.order {
@@ -140,7 +146,7 @@ func (o *wetOut) count(name string, n int64) {
 // finish ends the WET output: the warcinfo record if no page came, and
 // the counts.
 func (o *wetOut) finish() error {
-	o.start("")
+	o.start()
 	if o.err == nil {
 		o.err = o.ww.Close()
 	}
