@@ -17,6 +17,7 @@ var magics = []struct {
 }{
 	{"\x1F\x8B", "gzip-compressed data"},
 	{"\x28\xB5\x2F\xFD", "zstd-compressed data"},
+	{"\x5D\x2A\x4D\x18", "zstd-compressed data (a dictionary first)"},
 	{"\xFD7zXZ\x00", "xz-compressed data"},
 	{"7z\xBC\xAF\x27\x1C", "a 7-Zip archive"},
 	{"PK\x03\x04", "a zip archive"},

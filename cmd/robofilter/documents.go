@@ -288,6 +288,8 @@ func (rc *runConfig) containerHint(name string, r io.Reader) io.Reader {
 	switch {
 	case bytes.HasPrefix(head, []byte("\x1F\x8B")):
 		hint = "a gzip file: give --warc for a WARC or ARC file (.warc.gz, .arc.gz), --http for a saved HTTP response; gunzip a document first"
+	case bytes.HasPrefix(head, []byte("\x28\xB5\x2F\xFD")), bytes.HasPrefix(head, []byte("\x5D\x2A\x4D\x18")):
+		hint = "a zstd file: give --warc for a WARC file (.warc.zst); unzstd a document first"
 	case bytes.HasPrefix(head, []byte("WARC/")):
 		hint = "a WARC file: give --warc to read its records as documents"
 	case bytes.HasPrefix(head, []byte("filedesc://")):

@@ -105,6 +105,7 @@ type warcWarningRecord struct {
 	Offset   int64  `json:"offset"`                // the file's bytes before it, or before its gzip member
 	Gzip     bool   `json:"gzip_member,omitempty"` // in a gzip member
 	InMember int64  `json:"in_member,omitempty"`   // the member's decompressed bytes before it
+	Zstd     bool   `json:"zstd,omitempty"`        // a .warc.zst file: offset counts its decompressed bytes
 	Skipped  int64  `json:"skipped,omitempty"`     // bytes skipped, counted as the offset counts
 	Message  string `json:"message"`
 }

@@ -72,7 +72,7 @@ func (w *warcWarnings) warn(ww warc.Warning) {
 	}
 	if w.rc.jsonl && w.rc.onePass == nil && w.err == nil { // extract: documents only
 		w.err = w.rc.record(warcWarningRecord{Type: "warc_warning", File: w.name, Offset: ww.Offset, Gzip: ww.Compressed,
-			InMember: ww.InMember, Skipped: ww.Skipped, Message: ww.Message})
+			InMember: ww.InMember, Zstd: ww.Zstd, Skipped: ww.Skipped, Message: ww.Message})
 	}
 }
 

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/robofilter/robofilter/internal/warcgen"
 )
 
 // warcRecord writes one WARC record.
@@ -156,5 +160,32 @@ func TestWARCResponseWithoutContentType(t *testing.T) {
 	want := "robofilter: " + f + "#2: note: a response record without a Content-Type whose block does not start with an HTTP status line: skipped (and any more in this file)\n"
 	if code != 0 || out != "http\n" || errOut != want {
 		t.Errorf("status %d, text %q, stderr %q, want %q", code, out, errOut, want)
+	}
+}
+
+// A .warc.zst file reads as its .warc.gz does: the same text, links and
+// records, in every format; given as a document, it gets a note that
+// names --warc.
+func TestZstdWARCFile(t *testing.T) {
+	var plain bytes.Buffer
+	if _, err := warcgen.Write(&plain, warcgen.Options{Bytes: 1 << 20, Seed: 21}); err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	if _, err := warcgen.Write(&gz, warcgen.Options{Bytes: 1 << 20, Gzip: true, Seed: 21}); err != nil {
+		t.Fatal(err)
+	}
+	enc, _ := zstd.NewWriter(nil)
+	zst := enc.EncodeAll(plain.Bytes(), nil)
+	for _, args := range [][]string{{"text", "--warc"}, {"links", "--warc", "--all"}, {"extract", "--warc"}, {"text", "--warc", "--format", "wet"}} {
+		want, wantErr, wantCode := runCLI(t, gz.String(), args...)
+		got, gotErr, code := runCLI(t, string(zst), args...)
+		if got != want || gotErr != wantErr || code != wantCode || len(got) < 1000 {
+			t.Errorf("%v: %d bytes, status %d, stderr %.300q; from the .warc.gz %d bytes, status %d, stderr %.300q", args, len(got), code, gotErr, len(want), wantCode, wantErr)
+		}
+	}
+	_, errOut, _ := runCLI(t, string(zst), "text")
+	if !strings.Contains(errOut, "note: a zstd file: give --warc") {
+		t.Errorf("text without --warc: stderr %q, want the note", errOut)
 	}
 }

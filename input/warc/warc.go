@@ -16,7 +16,9 @@
 // position.
 //
 // ARC files, the format before WARC, are read too: each ARC record is
-// given as the WARC record it would be (arc.go says how).
+// given as the WARC record it would be (arc.go says how). So are
+// zstd-compressed WARC files (.warc.zst, with the dictionary the IIPC's
+// convention puts first: zstd.go), as one stream of decompressed bytes.
 package warc
 
 import (
@@ -53,6 +55,9 @@ type Position struct {
 	// that starts its member, as when each record has one of its own).
 	Compressed bool
 	InMember   int64
+	// Zstd tells that the file is compressed with Zstandard (a .warc.zst
+	// file): Offset then counts its decompressed bytes.
+	Zstd bool
 }
 
 // String says where the place is and what its numbers count: "byte 4764
@@ -60,6 +65,8 @@ type Position struct {
 // byte 52 of the gzip member at byte 1130 of the file".
 func (p Position) String() string {
 	switch {
+	case p.Zstd:
+		return fmt.Sprintf("decompressed byte %d of the zstd-compressed file", p.Offset)
 	case !p.Compressed:
 		return fmt.Sprintf("byte %d of the file", p.Offset)
 	case p.InMember == 0:
@@ -141,6 +148,9 @@ type Reader struct {
 	work int64
 	// arc: the file is an ARC file (arc.go).
 	arc bool
+	// zstd: the file is zstd-compressed, and file counts its decompressed
+	// bytes (zstd.go).
+	zstd bool
 }
 
 // countingReader counts the file's bytes read, and keeps a read error.
@@ -160,10 +170,20 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // NewReader reads the WARC file r, gzip-compressed or not (told by its
-// bytes, member by member). Its error is one reading the file's first
-// bytes.
+// bytes, member by member), or zstd-compressed. Its error is one reading
+// the file's first bytes, or, for a zstd-compressed file, its dictionary
+// frame's (without the dictionary no frame can be read).
 func NewReader(r io.Reader) (*Reader, error) {
-	rd := &Reader{file: &countingReader{r: r}}
+	rd := &Reader{}
+	br := bufio.NewReaderSize(r, bufSize)
+	if zr, ok, err := zstdFile(br); err != nil {
+		return nil, err
+	} else if ok {
+		r, rd.zstd = zr, true
+	} else {
+		r = br
+	}
+	rd.file = &countingReader{r: r}
 	rd.raw = bufio.NewReaderSize(rd.file, bufSize)
 	rd.mem = &members{rd: rd, stop: io.EOF}
 	rd.dec = bufio.NewReaderSize(rd.mem, bufSize)
@@ -189,7 +209,7 @@ func (rd *Reader) offset() int64 {
 // positionAt is the Position of an offset in rd.in.
 func (rd *Reader) positionAt(off int64) Position {
 	if rd.in == rd.raw {
-		return Position{Offset: off}
+		return Position{Offset: off, Zstd: rd.zstd}
 	}
 	return rd.mem.position(off)
 }
