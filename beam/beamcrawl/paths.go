@@ -152,7 +152,7 @@ type Outputs struct {
 
 // OutputsFor names the outputs of the WARC file at rel under output.
 func OutputsFor(output, rel string) Outputs {
-	stem := Join(output, strings.TrimSuffix(rel, ".gz"))
+	stem := Join(output, strings.TrimSuffix(strings.TrimSuffix(rel, ".gz"), ".zst"))
 	return Outputs{JSONL: stem + ".extract.jsonl.gz", WET: stem + ".wet.gz", Summary: stem + ".summary.json"}
 }
 

@@ -84,14 +84,14 @@ type outFile struct {
 }
 
 // outputName is where an input's output goes: its path as given (relative
-// ones kept, absolute ones by their base name), a final .gz dropped, with
-// the outputs' extension.
+// ones kept, absolute ones by their base name), a final .gz or .zst
+// dropped, with the outputs' extension.
 func (o *outputs) outputName(input string) string {
 	name := filepath.Clean(input)
 	if filepath.IsAbs(name) || strings.HasPrefix(name, "..") {
 		name = filepath.Base(name)
 	}
-	name = strings.TrimSuffix(name, ".gz") + o.ext
+	name = strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".zst") + o.ext
 	if o.gzip {
 		name += ".gz"
 	}

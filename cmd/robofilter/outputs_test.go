@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
 // --files-from reads every path of a gzip list (Beam's textio once read
@@ -105,6 +106,19 @@ func TestOutputDirAndResume(t *testing.T) {
 		t.Fatalf("status %d: %s", code, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(out, "crawl.warc.wet.gz")); err != nil {
+		t.Error(err)
+	}
+	// A .warc.zst file's too: its compression's extension dropped.
+	zst := filepath.Join(dir, "other.warc.zst")
+	enc, _ := zstd.NewWriter(nil)
+	if err := os.WriteFile(zst, enc.EncodeAll([]byte(warcRecord("response", "https://a.example/", "application/http; msgtype=response",
+		"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>text")), nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := runCLI(t, "", "text", "--warc", "--format", "wet", "--gzip", "--output-dir", out, zst); code != 0 {
+		t.Fatalf("status %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(out, "other.warc.wet.gz")); err != nil {
 		t.Error(err)
 	}
 }
