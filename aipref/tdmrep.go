@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/robofilter/robofilter/internal/ascii"
 )
 
 // TDMRepFile is a parsed /.well-known/tdmrep.json (TDMRep, section "TDM
@@ -219,8 +221,8 @@ func normalizeTDMPath(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2]) {
-			v := hexVal(s[i+1])<<4 | hexVal(s[i+2])
+		if c == '%' && i+2 < len(s) && ascii.IsHexDigit(s[i+1]) && ascii.IsHexDigit(s[i+2]) {
+			v := ascii.Unhex(s[i+1])<<4 | ascii.Unhex(s[i+2])
 			if isUnreserved(v) {
 				b.WriteByte(v)
 			} else {
@@ -232,20 +234,6 @@ func normalizeTDMPath(s string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
-}
-
-func isHexDigit(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func hexVal(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }
 
 func isUnreserved(c byte) bool {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/internal/ascii"
 
 	"golang.org/x/net/html"
 )
@@ -229,10 +230,8 @@ func numericFormEnd(win []byte, start, from, end int) int {
 
 var (
 	decimalDigit = byteSet(func(c byte) bool { return '0' <= c && c <= '9' })
-	hexDigit     = byteSet(isHexDigit)
+	hexDigit     = byteSet(ascii.IsHexDigit)
 )
-
-func isHexDigit(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f' }
 
 // textPiece makes the first n bytes of win a text token, with the flags of
 // the text it is part of.

@@ -2,6 +2,8 @@ package robotstxt
 
 import (
 	"bytes"
+
+	"github.com/robofilter/robofilter/internal/ascii"
 )
 
 // normalizer says how a mode rewrites URLs and patterns before comparing them.
@@ -57,20 +59,6 @@ func init() {
 	rfcPathLiteral['*'] = false
 }
 
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
-}
-
 func toUpperASCII(c byte) byte {
 	if 'a' <= c && c <= 'z' {
 		return c - 'a' + 'A'
@@ -80,7 +68,7 @@ func toUpperASCII(c byte) byte {
 
 // escapeAt reports whether s holds a %XX escape at i.
 func escapeAt(s string, i int) bool {
-	return i+2 < len(s) && s[i] == '%' && isHex(s[i+1]) && isHex(s[i+2])
+	return i+2 < len(s) && s[i] == '%' && ascii.IsHexDigit(s[i+1]) && ascii.IsHexDigit(s[i+2])
 }
 
 // appendPath appends the normalised form of a URL path (with its query).
@@ -142,7 +130,7 @@ func appendRFC(dst []byte, s string, literal *[256]bool, endAnchor bool) []byte 
 		dst = append(dst, s[start:i]...)
 		switch {
 		case escapeAt(s, i):
-			b := unhex(s[i+1])<<4 | unhex(s[i+2])
+			b := ascii.Unhex(s[i+1])<<4 | ascii.Unhex(s[i+2])
 			if unreserved[b] {
 				dst = append(dst, b)
 			} else {
@@ -174,7 +162,7 @@ func appendV1(dst []byte, s string) []byte {
 			dst = append(dst, "%25"...)
 			continue
 		}
-		switch b := unhex(s[i+1])<<4 | unhex(s[i+2]); b {
+		switch b := ascii.Unhex(s[i+1])<<4 | ascii.Unhex(s[i+2]); b {
 		case '/':
 			dst = append(dst, "%2F"...)
 		case '%':

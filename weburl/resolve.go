@@ -248,13 +248,9 @@ func repairHref(href string) string {
 	return fixed
 }
 
-func isHexDigit(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
-}
-
 // escapeAt: s[i] is the '%' of a percent-escape ('%' and two hex digits).
 func escapeAt(s string, i int) bool {
-	return s[i] == '%' && i+2 < len(s) && isHexDigit(s[i+1]) && isHexDigit(s[i+2])
+	return s[i] == '%' && i+2 < len(s) && ascii.IsHexDigit(s[i+1]) && ascii.IsHexDigit(s[i+2])
 }
 
 // ResolveReference resolves ref against base (nil: none): an http(s) URL

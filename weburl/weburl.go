@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/robofilter/robofilter/internal/ascii"
 	"github.com/robofilter/robofilter/internal/quote"
 	"golang.org/x/net/idna"
 )
@@ -336,23 +337,13 @@ func percentDecode(s string) string {
 	b = append(b, s[:i]...)
 	for ; i < len(s); i++ {
 		if c := s[i]; escapeAt(s, i) {
-			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			b = append(b, ascii.Unhex(s[i+1])<<4|ascii.Unhex(s[i+2]))
 			i += 2
 		} else {
 			b = append(b, c)
 		}
 	}
 	return string(b)
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c <= '9':
-		return c - '0'
-	case c >= 'a':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
 }
 
 // ParseBase reads a document's URL (Options.Base, --base) as links are

@@ -1,7 +1,9 @@
 // Package ascii compares and folds tokens by ASCII case alone, as robots
 // tokens are compared (SPEC section 1). Unicode folding, as
 // strings.EqualFold and strings.ToLower do it, would also take
-// "ſponſored" (U+017F) for "sponsored" and a Kelvin sign for 'k'.
+// "ſponſored" (U+017F) for "sponsored" and a Kelvin sign for 'k'. It
+// also reads hexadecimal digits, for the parsers that decode
+// percent-escapes and character references.
 package ascii
 
 import "unsafe"
@@ -41,4 +43,21 @@ func ToLower(s string) string {
 		}
 	}
 	return s
+}
+
+// IsHexDigit reports whether c is a hexadecimal digit, in either case, as
+// percent-escapes and character references write them.
+func IsHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f'
+}
+
+// Unhex is the value of the hexadecimal digit c (IsHexDigit).
+func Unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
 }
