@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"testing"
 	"testing/iotest"
 
 	"github.com/robofilter/robofilter"
-	"github.com/robofilter/robofilter/feed"
 	"github.com/robofilter/robofilter/filter"
 	"github.com/robofilter/robofilter/internal/chunked"
 )
@@ -33,28 +31,7 @@ func FuzzEntries(f *testing.F) {
 			return
 		}
 		xpath := xpaths[int(which)%len(xpaths)]
-		run := func(r io.Reader) (string, error) {
-			var b strings.Builder
-			next := 1
-			err := processEntries(r, xpath, robofilter.Options{}, func(rec feed.Entry) error {
-				if rec.Index != next {
-					t.Fatalf("record %d after %d", rec.Index, next-1)
-				}
-				next++
-				fmt.Fprintf(&b, "%d %q %q %q\n", rec.Index, rec.ID, rec.Title, rec.Link)
-				if d := rec.Doc; d != nil {
-					fmt.Fprintf(&b, "  text %q\n  archive %q\n", d.Text, d.Archive)
-					for _, l := range d.Links {
-						fmt.Fprintf(&b, "  link %q %v %q\n", l.URL, l.Followed, l.Reason)
-					}
-				}
-				for _, w := range rec.Warnings {
-					fmt.Fprintf(&b, "  warning %d:%d %s\n", w.Line, w.Col, w.Message)
-				}
-				return nil
-			})
-			return b.String(), err
-		}
+		run := func(r io.Reader) (string, error) { return renderEntries(t, r, xpath, robofilter.Options{}) }
 		whole, errWhole := run(bytes.NewReader(input))
 		for name, r := range map[string]io.Reader{
 			"one byte":    iotest.OneByteReader(bytes.NewReader(input)),

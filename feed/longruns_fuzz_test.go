@@ -39,7 +39,7 @@ func FuzzEntriesLongRuns(f *testing.F) {
 		opts := robofilter.Options{MaxTokenSize: 4 << 10 << (int(chunk) % 6), Base: "http://example.com/"}
 		var whole string
 		var errWhole error
-		if over := hostile.CheckFuzzWork(len(src), func() { whole, errWhole = renderEntries(t, strings.NewReader(src), opts) }); over != "" {
+		if over := hostile.CheckFuzzWork(len(src), func() { whole, errWhole = renderEntries(t, strings.NewReader(src), "//item", opts) }); over != "" {
 			t.Fatalf("%s, %d bytes of %q, limit %d: %s", ctx.Name, len(src), seed, opts.MaxTokenSize, over)
 		}
 		readers := map[string]io.Reader{"in reads of n": chunked.Reader(strings.NewReader(src), 1+int(chunk)%64)}
@@ -49,7 +49,7 @@ func FuzzEntriesLongRuns(f *testing.F) {
 			readers["a byte at a time"] = iotest.OneByteReader(strings.NewReader(src))
 		}
 		for name, r := range readers {
-			got, err := renderEntries(t, r, opts)
+			got, err := renderEntries(t, r, "//item", opts)
 			if got != whole || fmt.Sprint(err) != fmt.Sprint(errWhole) {
 				t.Fatalf("%s, %q repeated, read %s (n %d) differs from whole:\n%.2000s(%v)\nwhole:\n%.2000s(%v)",
 					ctx.Name, seed, name, 1+int(chunk)%64, got, err, whole, errWhole)
@@ -58,12 +58,12 @@ func FuzzEntriesLongRuns(f *testing.F) {
 	})
 }
 
-// renderEntries reads the feed in r item by item and writes each entry,
-// its document and its warnings.
-func renderEntries(t *testing.T, r io.Reader, opts robofilter.Options) (string, error) {
+// renderEntries reads the feed in r entry by entry (those xpath selects)
+// and writes each entry, its document and its warnings.
+func renderEntries(t *testing.T, r io.Reader, xpath string, opts robofilter.Options) (string, error) {
 	var b bytes.Buffer
 	next := 1
-	_, err := feed.Process(r, "//item", opts, func(e feed.Entry) error {
+	_, err := feed.Process(r, xpath, opts, func(e feed.Entry) error {
 		if e.Index != next {
 			t.Fatalf("entry %d after %d", e.Index, next-1)
 		}
