@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/crawl"
 	"github.com/robofilter/robofilter/input"
-	"github.com/robofilter/robofilter/internal/shared"
-	"github.com/robofilter/robofilter/internal/warcgen"
 )
 
 // extract writes, for each document, the object crawl.Run gives through
@@ -21,21 +18,8 @@ import (
 // an error has one more line, its document record with the error.
 func TestExtractWritesTheLibrarysObjects(t *testing.T) {
 	dir := t.TempDir()
-	gen := filepath.Join(dir, "crawl.warc.gz")
-	f, err := os.Create(gen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := warcgen.Write(f, warcgen.Options{Bytes: 1 << 20, Gzip: true, Seed: 11}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	warcs := []string{gen}
-	for _, f := range shared.Files("corpus/warc/*/*") {
-		if !strings.Contains(f, ".arc") && !strings.HasSuffix(f, "README.md") {
-			warcs = append(warcs, f)
-		}
-	}
+	gen := generatedCrawl(t, dir, 1<<20, 11)
+	warcs := append([]string{gen}, sharedWARCs()...)
 	for _, w := range warcs {
 		out, _, _ := runCLI(t, "", "extract", "-q", "--warc", "--outputs", "text,links,regions", w)
 		var want bytes.Buffer

@@ -16,15 +16,7 @@ import (
 // with problems of every kind, in every format of every command.
 func TestJobsGiveTheSameOutput(t *testing.T) {
 	dir := t.TempDir()
-	gen := filepath.Join(dir, "crawl.warc.gz")
-	f, err := os.Create(gen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := warcgen.Write(f, warcgen.Options{Bytes: 1 << 20, Gzip: true, Seed: 5}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	gen := generatedCrawl(t, dir, 1<<20, 5)
 	pages := []string{
 		writeFile(t, dir, "a.html", page),
 		writeFile(t, dir, "b.html", `<meta name=robots content=noindex><p>hidden <a href=/x>x</a>`),
@@ -33,12 +25,7 @@ func TestJobsGiveTheSameOutput(t *testing.T) {
 		writeFile(t, dir, "d.html", `<p>`+strings.Repeat(`<span class="robots-nofoo">x</span>`, 1200)),
 		writeFile(t, dir, "e.bin", "\x89PNG\r\n\x1a\n\x00\x00"),
 	}
-	warcs := []string{gen}
-	for _, f := range shared.Files("corpus/warc/*/*") {
-		if !strings.Contains(f, ".arc") && !strings.HasSuffix(f, "README.md") {
-			warcs = append(warcs, f)
-		}
-	}
+	warcs := append([]string{gen}, sharedWARCs()...)
 	cases := [][]string{}
 	commands := [][]string{{"text"}, {"links", "--all"}, {"archive"}, {"check"}}
 	if raceDetector {
@@ -81,4 +68,32 @@ func firstDifference(a, b string) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// generatedCrawl writes a Common Crawl-shaped .warc.gz of about size
+// bytes of records (internal/warcgen, from seed) in dir.
+func generatedCrawl(t *testing.T, dir string, size int64, seed int64) string {
+	t.Helper()
+	name := filepath.Join(dir, "crawl.warc.gz")
+	f, err := os.Create(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := warcgen.Write(f, warcgen.Options{Bytes: size, Gzip: true, Seed: seed}); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// sharedWARCs are the shared corpus's WARC files (its ARC files and
+// README left out); none without the corpus.
+func sharedWARCs() []string {
+	var warcs []string
+	for _, f := range shared.Files("corpus/warc/*/*") {
+		if !strings.Contains(f, ".arc") && !strings.HasSuffix(f, "README.md") {
+			warcs = append(warcs, f)
+		}
+	}
+	return warcs
 }

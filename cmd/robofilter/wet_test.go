@@ -12,8 +12,6 @@ import (
 
 	"github.com/robofilter/robofilter"
 	"github.com/robofilter/robofilter/input"
-	"github.com/robofilter/robofilter/internal/shared"
-	"github.com/robofilter/robofilter/internal/warcgen"
 	"github.com/robofilter/robofilter/internal/warcio"
 	"github.com/robofilter/robofilter/wet"
 )
@@ -24,21 +22,8 @@ import (
 func TestWETReadByWarcio(t *testing.T) {
 	oracle := warcio.Find(t)
 	dir := t.TempDir()
-	gen := filepath.Join(dir, "crawl.warc.gz")
-	f, err := os.Create(gen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := warcgen.Write(f, warcgen.Options{Bytes: 2 << 20, Gzip: true, Seed: 9}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	warcs := []string{gen}
-	for _, f := range shared.Files("corpus/warc/*/*") {
-		if !strings.Contains(f, ".arc") && !strings.HasSuffix(f, "README.md") {
-			warcs = append(warcs, f)
-		}
-	}
+	gen := generatedCrawl(t, dir, 2<<20, 9)
+	warcs := append([]string{gen}, sharedWARCs()...)
 	var wets []string
 	for i, w := range warcs {
 		out, errOut, code := runCLI(t, "", "text", "--warc", "--format", "wet", "--gzip", w)
