@@ -108,8 +108,11 @@ const (
 // is.
 func Process(r io.Reader, xpath string, opts robofilter.Options, fn func(Entry) error) (res *robofilter.Result, err error) {
 	br0 := bufio.NewReaderSize(r, notTextPeek)
-	if what := notText(br0, opts); what != "" {
-		return notTextResult(opts, what), nil
+	if notText(br0, opts) {
+		// The XML stage's Result: it reads no further than the head, and
+		// says what the document is.
+		opts.Format = robofilter.XML
+		return robofilter.Process(br0, opts, robofilter.Outputs{})
 	}
 	r = br0
 	var cs string
@@ -195,29 +198,17 @@ func feedResult(opts robofilter.Options, cs string, feed *feedReader) *robofilte
 // robofilter.Process gives it.
 const notTextPeek = 1 << 10
 
-// notText is what the document br starts is when it is no text, or "".
-func notText(br *bufio.Reader, opts robofilter.Options) string {
+// notText reports whether the document br starts is no text.
+func notText(br *bufio.Reader, opts robofilter.Options) bool {
 	head, _ := br.Peek(notTextPeek)
 	if len(head) == 0 {
-		return ""
+		return false
 	}
 	charset := opts.Charset
 	if charset == "" {
 		charset = opts.ContentType
 	}
-	return robofilter.NotText(head, charset)
-}
-
-// notTextResult is Process's Result for a document that is no text:
-// robofilter.Process's, its warning at 1:1.
-func notTextResult(opts robofilter.Options, what string) *robofilter.Result {
-	core, err := filter.NewCore(opts.CoreOptions(), filter.Outputs{})
-	if err != nil {
-		return nil
-	}
-	core.Warn(filter.Pos{Line: 1, Col: 1}, "not a text document (%s): nothing written", what)
-	res, _ := core.Finish() // no output to fail
-	return res
+	return robofilter.NotText(head, charset) != ""
 }
 
 // sortedWarnings merges two lists of warnings in document order into one.
