@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"path"
 	"runtime/debug"
 	"time"
@@ -183,7 +182,7 @@ func ProcessFile(ctx context.Context, src, name string, outs Outputs, set Settin
 		// As extract writes it: after the documents read, a record named
 		// by the file says why there are no more, for whoever reads only
 		// the JSON Lines.
-		b, merr := json.Marshal(crawl.Object{Type: "document", File: name, Error: bareError(err).Error()})
+		b, merr := json.Marshal(crawl.Object{Type: "document", File: name, Error: input.BareError(err).Error()})
 		if merr == nil {
 			_, merr = lines.Write(append(b, '\n'))
 		}
@@ -210,27 +209,6 @@ func ProcessFile(ctx context.Context, src, name string, outs Outputs, set Settin
 	return row, nil
 }
 
-// bareError drops the "op NAME: " of an error about a local file, as the
-// CLI does in its records: the record names the file already.
-func bareError(err error) error {
-	if pe, ok := err.(*fs.PathError); ok {
-		return pe.Err
-	}
-	return err
-}
-
-// bareReadErrors gives a file's read errors without the "read NAME: "
-// before them, as the CLI's readers do.
-type bareReadErrors struct{ io.Reader }
-
-func (r bareReadErrors) Read(p []byte) (int, error) {
-	n, err := r.Reader.Read(p)
-	if err != nil && err != io.EOF {
-		err = bareError(err)
-	}
-	return n, err
-}
-
 // readWARC opens the WARC file and runs its documents through crawl.Run,
 // counting into row. Its error is the input's (the file could not be
 // opened, ended early, or processing it panicked) or an outputError.
@@ -245,7 +223,7 @@ func readWARC(ctx context.Context, src, name string, opts robofilter.Options, co
 		return err
 	}
 	defer rc.Close()
-	counted := &countingReader{r: bareReadErrors{rc}}
+	counted := &countingReader{r: input.BareReadErrors(rc)}
 	defer func() { row.WARCBytes = counted.n }()
 
 	in := input.NewReader(name, counted, input.WARC, opts)

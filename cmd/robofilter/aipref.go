@@ -84,14 +84,14 @@ func loadTDMRep(c *cli.Context, name string) (*aipref.TDMRepFile, error) {
 	var warns []aipref.FileWarning
 	var err error
 	if name == "-" {
-		f, warns, err = aipref.ParseTDMRep(bareReadErrors{c.App.Reader})
+		f, warns, err = aipref.ParseTDMRep(input.BareReadErrors(c.App.Reader))
 	} else {
 		in, oerr := openInput(name)
 		if oerr != nil {
 			return nil, cli.Exit(fmt.Sprintf("%s: error: %v", name, oerr), exitFailure)
 		}
 		defer in.Close()
-		f, warns, err = aipref.ParseTDMRep(bareReadErrors{in})
+		f, warns, err = aipref.ParseTDMRep(input.BareReadErrors(in))
 	}
 	if err != nil {
 		return nil, cli.Exit(fmt.Sprintf("%s: error: %v", name, err), exitFailure)

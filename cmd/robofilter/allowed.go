@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/input"
 	"github.com/robofilter/robofilter/input/httpresp"
 	"github.com/robofilter/robofilter/robotstxt"
 	"github.com/robofilter/robofilter/weburl"
@@ -156,7 +157,7 @@ func runAllowed(c *cli.Context) error {
 			}
 		}
 	} else {
-		skipped, err := eachLine(bareReadErrors{c.App.Reader}, maxURLLine, func(n int, line string) error {
+		skipped, err := eachLine(input.BareReadErrors(c.App.Reader), maxURLLine, func(n int, line string) error {
 			if n == 1 {
 				line = strings.TrimPrefix(line, "\uFEFF") // a byte order mark is no part of a URL
 			}
@@ -286,14 +287,14 @@ func loadRobotsResponse(c *cli.Context, name string, opts robotstxt.Options) (*r
 	case name == "-" && c.NArg() == 0:
 		return nil, cli.Exit("allowed: robots.txt and the URLs cannot both come from stdin", exitUsage)
 	}
-	var in io.Reader = bareReadErrors{c.App.Reader}
+	var in io.Reader = input.BareReadErrors(c.App.Reader)
 	if name != "-" {
 		f, err := openInput(name)
 		if err != nil {
 			return nil, cli.Exit(fmt.Sprintf("%s: error: %v", name, err), exitFailure)
 		}
 		defer f.Close()
-		in = bareReadErrors{f}
+		in = input.BareReadErrors(f)
 	}
 	resp, err := httpresp.ReadSaved(in, "the input", func(msg string) {
 		fmt.Fprintf(c.App.ErrWriter, "robofilter: %s:0:0: warning: %s\n", name, msg)

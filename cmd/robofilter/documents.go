@@ -58,7 +58,7 @@ func (rc *runConfig) forEachFileInTurn(c *cli.Context, names []string, fn docume
 		}
 		var r io.Reader
 		if name == "-" {
-			r = bareReadErrors{c.App.Reader}
+			r = input.BareReadErrors(c.App.Reader)
 			name = rc.stdinName
 		} else {
 			f, err := openInput(name)
@@ -69,7 +69,7 @@ func (rc *runConfig) forEachFileInTurn(c *cli.Context, names []string, fn docume
 				failed = true
 				continue
 			}
-			r = bareReadErrors{f}
+			r = input.BareReadErrors(f)
 			defer f.Close()
 		}
 		if rc.outputs != nil {

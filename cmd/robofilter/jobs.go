@@ -331,7 +331,7 @@ func (rc *runConfig) openNext(c *cli.Context, name string, msgs *runConfig) (*op
 	}
 	oi := &openedInput{name: name}
 	if name == "-" {
-		oi.r = bareReadErrors{c.App.Reader}
+		oi.r = input.BareReadErrors(c.App.Reader)
 		oi.name = rc.stdinName
 	} else {
 		file, err := openInput(name)
@@ -339,7 +339,7 @@ func (rc *runConfig) openNext(c *cli.Context, name string, msgs *runConfig) (*op
 			msgs.unprocessed(name, err)
 			return nil, true
 		}
-		oi.closer, oi.r = file, bareReadErrors{file}
+		oi.closer, oi.r = file, input.BareReadErrors(file)
 		if testInputReader != nil {
 			oi.r = testInputReader(name, oi.r)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
+	"github.com/robofilter/robofilter/input"
 	"github.com/urfave/cli/v2"
 )
 
@@ -26,7 +27,7 @@ func readFileList(list, base string, stdin io.Reader) ([]string, error) {
 	if list != "-" {
 		f, err := os.Open(list)
 		if err != nil {
-			return nil, bareError(err)
+			return nil, input.BareError(err)
 		}
 		defer f.Close()
 		r = f
@@ -116,22 +117,22 @@ func (o *outputs) done(input string, w io.Writer, quiet bool) bool {
 // create makes an input's output file, under its temporary name (a
 // hidden .NAME.partial beside it: an interrupted run leaves no file of
 // the output's name, and --resume does it again).
-func (o *outputs) create(input string) (*outFile, error) {
-	final := o.outputName(input)
+func (o *outputs) create(name string) (*outFile, error) {
+	final := o.outputName(name)
 	if other, ok := o.names[final]; ok {
 		return nil, fmt.Errorf("its output %s would be %s's too: give inputs whose names differ", final, other)
 	}
-	o.names[final] = input
+	o.names[final] = name
 	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
-		return nil, bareError(err)
+		return nil, input.BareError(err)
 	}
 	temp := filepath.Join(filepath.Dir(final), "."+filepath.Base(final)+".partial")
 	f, err := os.Create(temp)
 	if err != nil {
-		return nil, bareError(err)
+		return nil, input.BareError(err)
 	}
 	o.created[final] = true
-	return &outFile{input: input, temp: temp, final: final, file: f}, nil
+	return &outFile{input: name, temp: temp, final: final, file: f}, nil
 }
 
 // beginOutput makes rc write to an input's output file.

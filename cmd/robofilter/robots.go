@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/robofilter/robofilter/filter"
+	"github.com/robofilter/robofilter/input"
 	"github.com/robofilter/robofilter/robotstxt"
 )
 
@@ -49,14 +50,14 @@ func robotsOptions(c *cli.Context) (robotstxt.Options, error) {
 // Its error comes without the file's name, which the caller puts first.
 func readRobotsFile(c *cli.Context, name string, opts robotstxt.Options) ([]byte, error) {
 	if name == "-" {
-		return robotstxt.ReadBody(bareReadErrors{c.App.Reader}, opts)
+		return robotstxt.ReadBody(input.BareReadErrors(c.App.Reader), opts)
 	}
 	f, err := openInput(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return robotstxt.ReadBody(bareReadErrors{f}, opts)
+	return robotstxt.ReadBody(input.BareReadErrors(f), opts)
 }
 
 // printRobotsWarnings writes a file's warnings to stderr, unless --quiet,
