@@ -3,6 +3,8 @@ package crawl
 import (
 	"io"
 
+	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/input"
 	"github.com/robofilter/robofilter/wet"
 )
 
@@ -44,35 +46,60 @@ func (x *WETWriter) Write(r *Result) error {
 	if x.err != nil {
 		return x.err
 	}
-	switch {
-	case r.Result == nil:
-		x.ww.Count("pages not read", 1)
-	case r.Result.Directives.NoIndex:
-		x.ww.Count("pages under noindex", 1)
-	case excludedForPurpose(r):
-		x.ww.Count("pages whose preferences exclude the purpose", 1)
-	case len(r.Text) == 0:
-		x.ww.Count("pages without text", 1)
-	default:
-		truncated := r.Document.Truncated
-		if r.Err != nil {
-			// The text before the error, marked as less than the page's.
-			x.ww.Count("pages cut short by an error", 1)
-			if truncated == "" {
-				truncated = "unspecified"
-			}
-		}
-		x.err = x.ww.Write(wet.Page{TargetURI: r.Document.URI, Date: r.Document.Date, RefersTo: r.Document.RecordID,
-			Text: r.Text, Truncated: truncated})
+	page, none, cutShort := WETPage(r.Document, r.Result, r.Err, r.Text)
+	if none != "" {
+		x.ww.Count(none, 1)
+		return nil
 	}
+	if cutShort {
+		x.ww.Count(WETCutShort, 1)
+	}
+	x.err = x.ww.Write(page)
 	return x.err
+}
+
+// WETCutShort is the closing record's count of the pages written with
+// the text before an error (WETPage's cutShort).
+const WETCutShort = "pages cut short by an error"
+
+// WETPage decides what a processed document gives a WET file: its page,
+// or, when it gives none, why, as the closing record counts it ("pages
+// not read", "pages under noindex", "pages whose preferences exclude the
+// purpose", "pages without text"). A page whose text stops at an error
+// (XML not well-formed, a limit) is cutShort: WARC-Truncated says so
+// (unspecified, unless the WARC record said why). res is Process's (nil:
+// the document was not read), err the error that stopped it, text the
+// indexable text. crawl.WETWriter and the CLI, which makes each page's
+// record on the worker that processed it, decide alike with it.
+func WETPage(doc *input.Document, res *robofilter.Result, err error, text []byte) (page wet.Page, none string, cutShort bool) {
+	switch {
+	case res == nil:
+		return page, "pages not read", false
+	case res.Directives.NoIndex:
+		return page, "pages under noindex", false
+	case excludedForPurpose(res):
+		return page, "pages whose preferences exclude the purpose", false
+	case len(text) == 0:
+		return page, "pages without text", false
+	}
+	page.Text = text
+	if doc != nil {
+		page.TargetURI, page.Date, page.RefersTo, page.Truncated = doc.URI, doc.Date, doc.RecordID, doc.Truncated
+		if page.TargetURI == "" {
+			page.TargetURI = doc.Options.Base
+		}
+	}
+	if err != nil && page.Truncated == "" {
+		page.Truncated = "unspecified"
+	}
+	return page, "", err != nil
 }
 
 // excludedForPurpose reports whether the document's AI usage preferences
 // say no to the purpose the run was given (Options.Purpose): Process wrote
 // no text for it.
-func excludedForPurpose(r *Result) bool {
-	ai := r.Result.Directives.AI
+func excludedForPurpose(res *robofilter.Result) bool {
+	ai := res.Directives.AI
 	return ai != nil && ai.Purpose != nil && !ai.Purpose.Allowed
 }
 

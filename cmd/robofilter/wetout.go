@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/robofilter/robofilter"
+	"github.com/robofilter/robofilter/crawl"
 	"github.com/robofilter/robofilter/wet"
 )
 
@@ -55,39 +56,20 @@ func (p *wetPages) count(name string) {
 }
 
 // wetDocument makes a processed document's contribution: its record, or
-// why it has none (as crawl.WETWriter decides).
+// why it has none (crawl.WETPage decides, as for crawl.WETWriter).
 func (rc *runConfig) wetDocument(res *robofilter.Result, err error, text []byte) {
 	p := &rc.wetPending
 	doc := rc.doc
 	if p.date == "" && doc != nil {
 		p.date = doc.Date
 	}
-	switch {
-	case res == nil:
-		p.count("pages not read")
-		return
-	case res.Directives.NoIndex:
-		p.count("pages under noindex")
-		return
-	case res.Directives.AI != nil && res.Directives.AI.Purpose != nil && !res.Directives.AI.Purpose.Allowed:
-		p.count("pages whose preferences exclude the purpose")
-		return
-	case len(text) == 0:
-		p.count("pages without text")
+	page, none, cutShort := crawl.WETPage(doc, res, err, text)
+	if none != "" {
+		p.count(none)
 		return
 	}
-	page := wet.Page{Text: text}
-	if doc != nil {
-		page.TargetURI, page.Date, page.RefersTo, page.Truncated = doc.URI, doc.Date, doc.RecordID, doc.Truncated
-		if page.TargetURI == "" {
-			page.TargetURI = doc.Options.Base
-		}
-	}
-	if err != nil {
-		p.count("pages cut short by an error")
-		if page.Truncated == "" {
-			page.Truncated = "unspecified"
-		}
+	if cutShort {
+		p.count(crawl.WETCutShort)
 	}
 	p.records = wet.AppendPage(p.records, page, rc.wetGzip)
 	p.pages++
