@@ -174,17 +174,17 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // the file's first bytes, or, for a zstd-compressed file, its dictionary
 // frame's (without the dictionary no frame can be read).
 func NewReader(r io.Reader) (*Reader, error) {
-	rd := &Reader{}
-	br := bufio.NewReaderSize(r, bufSize)
-	if zr, ok, err := zstdFile(br); err != nil {
+	rd := &Reader{file: &countingReader{r: r}}
+	rd.raw = bufio.NewReaderSize(rd.file, bufSize)
+	if zr, ok, err := zstdFile(rd.raw); err != nil {
 		return nil, err
 	} else if ok {
-		r, rd.zstd = zr, true
-	} else {
-		r = br
+		// The Reader reads the decompressed stream as its file: its
+		// offsets count those bytes.
+		rd.zstd = true
+		rd.file = &countingReader{r: zr}
+		rd.raw = bufio.NewReaderSize(rd.file, bufSize)
 	}
-	rd.file = &countingReader{r: r}
-	rd.raw = bufio.NewReaderSize(rd.file, bufSize)
 	rd.mem = &members{rd: rd, stop: io.EOF}
 	rd.dec = bufio.NewReaderSize(rd.mem, bufSize)
 	rd.in = rd.raw
