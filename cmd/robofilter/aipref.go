@@ -387,13 +387,7 @@ func (pc *purposeCheck) answer(out *bufio.Writer, enc *json.Encoder, rules *robo
 	if jsonl {
 		base := jsonVerdict{URL: url}
 		if explain {
-			base.Reason = fetch.Reason.String()
-			if fetch.Rule != nil {
-				base.Line, base.Rule = fetch.Rule.Line, fetch.Rule.String()
-			}
-			if fetch.Reason == robotstxt.ReasonStatus {
-				base.Status = &fetch.Status
-			}
+			base.explain(fetch)
 		}
 		return enc.Encode(v.json(base, explain))
 	}

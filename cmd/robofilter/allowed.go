@@ -72,6 +72,18 @@ type jsonVerdict struct {
 	Status  *int   `json:"status,omitempty"`
 }
 
+// explain gives a verdict the decision's reason, and its rule or status
+// (--explain).
+func (v *jsonVerdict) explain(d robotstxt.Decision) {
+	v.Reason = d.Reason.String()
+	if d.Rule != nil {
+		v.Line, v.Rule = d.Rule.Line, d.Rule.String()
+	}
+	if d.Reason == robotstxt.ReasonStatus {
+		v.Status = &d.Status
+	}
+}
+
 func runAllowed(c *cli.Context) error {
 	opts, err := robotsOptions(c)
 	if err != nil {
@@ -129,13 +141,7 @@ func runAllowed(c *cli.Context) error {
 		if jsonl {
 			v := jsonVerdict{Type: "verdict", File: flagsAt, URL: url, Allowed: d.Allowed}
 			if explain {
-				v.Reason = d.Reason.String()
-				if d.Rule != nil {
-					v.Line, v.Rule = d.Rule.Line, d.Rule.String()
-				}
-				if d.Reason == robotstxt.ReasonStatus {
-					v.Status = &d.Status
-				}
+				v.explain(d)
 			}
 			return enc.Encode(v)
 		}
