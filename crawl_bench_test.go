@@ -20,13 +20,11 @@ var (
 func crawlWARC(b *testing.B) []byte {
 	crawlOnce.Do(func() {
 		var buf bytes.Buffer
-		if _, err := warcgen.Write(&buf, warcgen.Options{Bytes: 32 << 20, Gzip: true, Seed: 1}); err != nil {
+		_, raw, err := warcgen.WriteSize(&buf, warcgen.Options{Bytes: 32 << 20, Gzip: true, Seed: 1})
+		if err != nil {
 			b.Fatal(err)
 		}
-		crawlFile = buf.Bytes()
-		var raw bytes.Buffer
-		warcgen.Write(&raw, warcgen.Options{Bytes: 32 << 20, Seed: 1})
-		crawlRaw = int64(raw.Len())
+		crawlFile, crawlRaw = buf.Bytes(), raw
 	})
 	return crawlFile
 }

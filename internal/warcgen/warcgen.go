@@ -33,6 +33,13 @@ type Options struct {
 // Write writes a WARC file to w and reports how many response records it
 // holds.
 func Write(w io.Writer, opts Options) (responses int, err error) {
+	responses, _, err = WriteSize(w, opts)
+	return responses, err
+}
+
+// WriteSize is Write that also reports the file's size decompressed (its
+// records' bytes): what the crawl benchmarks count MB/s by.
+func WriteSize(w io.Writer, opts Options) (responses int, decompressed int64, err error) {
 	rng := rand.New(rand.NewSource(opts.Seed))
 	pages := opts.Pages
 	if len(pages) == 0 {
@@ -92,7 +99,7 @@ func Write(w io.Writer, opts Options) (responses int, err error) {
 			"WARC-Refers-To": response, "WARC-Target-URI": uri, "Content-Type": "application/warc-fields"},
 			[]byte(fmt.Sprintf("fetchTimeMs: %d\r\n", rng.Intn(2000))))
 	}
-	return responses, g.err
+	return responses, g.written, g.err
 }
 
 type gen struct {

@@ -51,3 +51,18 @@ func TestGeneratedWARCReads(t *testing.T) {
 		}
 	}
 }
+
+// WriteSize's count is the file's size decompressed.
+func TestWriteSizeIsTheDecompressedSize(t *testing.T) {
+	var gz, plain bytes.Buffer
+	_, n, err := warcgen.WriteSize(&gz, warcgen.Options{Bytes: 1 << 20, Gzip: true, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := warcgen.Write(&plain, warcgen.Options{Bytes: 1 << 20, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if n != int64(plain.Len()) {
+		t.Errorf("WriteSize says %d bytes, the file decompressed has %d", n, plain.Len())
+	}
+}

@@ -80,7 +80,7 @@ func gen(args []string) error {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	responses, err := warcgen.Write(w, opts)
+	responses, raw, err := warcgen.WriteSize(w, opts)
 	if err == nil {
 		err = w.Flush()
 	}
@@ -90,25 +90,8 @@ func gen(args []string) error {
 	if err != nil {
 		return err
 	}
-	raw, err := decompressedSize(fs.Arg(0))
-	if err != nil {
-		return err
-	}
 	fmt.Printf("%s: %d responses, %d bytes decompressed\n", fs.Arg(0), responses, raw)
 	return nil
-}
-
-func decompressedSize(name string) (int64, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(bufio.NewReaderSize(f, 1<<20))
-	if err != nil {
-		return 0, err
-	}
-	return io.Copy(io.Discard, zr)
 }
 
 func gunzip(args []string) error {
